@@ -1,0 +1,141 @@
+#include "apps/cli_options.hpp"
+
+#include "core/error.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+namespace ttgnn::cli {
+
+std::int64_t parse_int(std::string const &text, std::string const &what) {
+  std::int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
+    throw ConfigError(what + ": expected an integer, got '" + text + "'");
+  return v;
+}
+
+double parse_double(std::string const &text, std::string const &what) {
+  char *end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
+    throw ConfigError(what + ": expected a finite number, got '" + text + "'");
+  return v;
+}
+
+Options &Options::value(std::string const &name, std::string const &help, std::string def,
+                        bool required) {
+  order_.push_back(name);
+  specs_[name] = Spec{help, std::move(def), false, required};
+  return *this;
+}
+
+Options &Options::flag(std::string const &name, std::string const &help) {
+  order_.push_back(name);
+  specs_[name] = Spec{help, "", true, false};
+  return *this;
+}
+
+Options::Spec const &Options::spec(std::string const &name) const {
+  auto it = specs_.find(name);
+  if (it == specs_.end())
+    throw ConfigError("ttgnn " + command_ + ": internal: option --" + name + " was not declared");
+  return it->second;
+}
+
+bool Options::parse(int argc, char const *const *argv, int first) {
+  for (int i = first; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << help();
+      return false;
+    }
+    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0)
+      throw ConfigError("ttgnn " + command_ + ": unexpected argument '" + arg +
+                        "' (options start with --; see --help)");
+    std::string name = arg.substr(2), value;
+    bool inline_value = false;
+    if (auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      inline_value = true;
+    }
+    auto it = specs_.find(name);
+    if (it == specs_.end())
+      throw ConfigError("ttgnn " + command_ + ": unknown option --" + name + " (see --help)");
+    if (it->second.is_flag) {
+      if (inline_value)
+        throw ConfigError("ttgnn " + command_ + ": --" + name + " takes no value");
+      flags_.insert(name);
+      continue;
+    }
+    if (!inline_value) {
+      if (i + 1 >= argc)
+        throw ConfigError("ttgnn " + command_ + ": --" + name + " needs a value");
+      value = argv[++i];
+    }
+    values_[name] = value;
+  }
+  for (auto const &name : order_) {
+    auto const &s = specs_.at(name);
+    if (s.required && !values_.count(name))
+      throw ConfigError("ttgnn " + command_ + ": --" + name + " is required (see --help)");
+  }
+  return true;
+}
+
+bool Options::has(std::string const &name) const {
+  spec(name);
+  return values_.count(name) || flags_.count(name);
+}
+
+bool Options::get_flag(std::string const &name) const {
+  if (!spec(name).is_flag)
+    throw ConfigError("ttgnn " + command_ + ": internal: --" + name + " is not a flag");
+  return flags_.count(name) > 0;
+}
+
+std::string Options::get(std::string const &name) const {
+  auto const &s = spec(name);
+  auto it = values_.find(name);
+  return it == values_.end() ? s.def : it->second;
+}
+
+std::int64_t Options::get_int(std::string const &name) const {
+  return parse_int(get(name), "--" + name);
+}
+
+double Options::get_double(std::string const &name) const {
+  return parse_double(get(name), "--" + name);
+}
+
+std::vector<std::int64_t> Options::get_int_list(std::string const &name) const {
+  std::vector<std::int64_t> out;
+  std::stringstream ss(get(name));
+  std::string item;
+  while (std::getline(ss, item, ','))
+    out.push_back(parse_int(item, "--" + name));
+  return out;
+}
+
+std::string Options::help() const {
+  std::ostringstream os;
+  os << "usage: ttgnn " << command_ << " [options]\n\noptions:\n";
+  for (auto const &name : order_) {
+    auto const &s = specs_.at(name);
+    os << "  --" << name << (s.is_flag ? "" : " VALUE");
+    os << "\n      " << s.help;
+    if (s.required)
+      os << " (required)";
+    else if (!s.def.empty())
+      os << " (default: " << s.def << ")";
+    os << "\n";
+  }
+  return os.str();
+}
+
+} // namespace ttgnn::cli

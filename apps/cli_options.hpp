@@ -1,0 +1,59 @@
+#ifndef TTGNN_APPS_CLI_OPTIONS_HPP
+#define TTGNN_APPS_CLI_OPTIONS_HPP
+/// \file cli_options.hpp
+/// \brief Parser for `--name value`, `--name=value` and `--flag` options of a subcommand.
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ttgnn::cli {
+
+/// \brief Options of one subcommand. Declare what is accepted, parse, then read values.
+/// Unknown options, missing values and malformed numbers throw ttgnn::ConfigError.
+class Options {
+public:
+  explicit Options(std::string command) : command_(std::move(command)) {}
+
+  /// Declares `--name VALUE` with a default shown in the help ("" = required when \p required).
+  Options &value(std::string const &name, std::string const &help, std::string def = "",
+                 bool required = false);
+  /// Declares `--name` without a value.
+  Options &flag(std::string const &name, std::string const &help);
+
+  /// Parses argv[first..argc). Returns false when --help was given (help printed to stdout).
+  bool parse(int argc, char const *const *argv, int first = 0);
+
+  bool has(std::string const &name) const;           ///< given on the command line
+  bool get_flag(std::string const &name) const;
+  std::string get(std::string const &name) const;     ///< value or default
+  std::int64_t get_int(std::string const &name) const;
+  double get_double(std::string const &name) const;
+  /// Comma-separated integers, e.g. "--tt-shape 8,4,4".
+  std::vector<std::int64_t> get_int_list(std::string const &name) const;
+
+  std::string help() const;
+
+private:
+  struct Spec {
+    std::string help, def;
+    bool is_flag = false, required = false;
+  };
+  std::string command_;
+  std::vector<std::string> order_;
+  std::map<std::string, Spec> specs_;
+  std::map<std::string, std::string> values_;
+  std::set<std::string> flags_;
+  Spec const &spec(std::string const &name) const;
+};
+
+/// Parses a whole string as an int64 (no trailing junk); throws ConfigError naming \p what.
+std::int64_t parse_int(std::string const &text, std::string const &what);
+/// Parses a whole string as a finite double; throws ConfigError naming \p what.
+double parse_double(std::string const &text, std::string const &what);
+
+} // namespace ttgnn::cli
+
+#endif

@@ -1,0 +1,62 @@
+// The `ttgnn` command-line program: one binary, one subcommand per file.
+#include "apps/commands.hpp"
+#include "core/error.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <iostream>
+
+namespace {
+
+struct Command {
+  char const *name;
+  int (*run)(int, char const *const *);
+  char const *summary;
+};
+
+constexpr Command commands[] = {
+    {"config", ttgnn::cli::run_config, "versions, Kokkos backends, threads and BLAS of this build"},
+    {"info", ttgnn::cli::run_info, "statistics of a dataset (OGB raw layout)"},
+};
+
+void usage(std::FILE *out) {
+  std::fprintf(out, "usage: ttgnn <command> [options] [--kokkos-threads=N]\n\ncommands:\n");
+  for (auto const &c : commands)
+    std::fprintf(out, "  %-18s %s\n", c.name, c.summary);
+  std::fprintf(out, "\n'ttgnn <command> --help' lists the options of a command.\n");
+}
+
+} // namespace
+
+int main(int argc, char *argv[]) {
+  // Kokkos' OpenMP backend warns on stdout when OMP_PROC_BIND is unset; libgomp's default is
+  // no binding, so saying so explicitly changes nothing but keeps stdout clean for JSON.
+  setenv("OMP_PROC_BIND", "false", 0);
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  Command const *command = nullptr;
+  for (auto const &c : commands)
+    if (!std::strcmp(argv[1], c.name))
+      command = &c;
+  if (!command) {
+    std::fprintf(stderr, "ttgnn: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+  }
+  Kokkos::ScopeGuard kokkos(argc, argv); // removes --kokkos-* arguments from argv
+  try {
+    return command->run(argc - 2, argv + 2);
+  } catch (ttgnn::Error const &e) {
+    std::fprintf(stderr, "ttgnn %s: error: %s\n", command->name, e.what());
+    return 1;
+  } catch (std::exception const &e) {
+    std::fprintf(stderr, "ttgnn %s: internal error: %s\n", command->name, e.what());
+    return 3;
+  }
+}

@@ -1,0 +1,84 @@
+#include "graph/line_reader.hpp"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace ttgnn {
+
+namespace {
+constexpr std::size_t chunk_size = 1 << 20;
+}
+
+LineReader::LineReader(std::string path) : path_(std::move(path)) {
+  gzFile gz = gzopen(path_.c_str(), "rb"); // reads plain files transparently
+  if (!gz)
+    throw InputError(path_ + ": cannot open: " + std::strerror(errno));
+  gzbuffer(gz, 1 << 18);
+  gz_ = gz;
+}
+
+LineReader::~LineReader() {
+  if (gz_)
+    gzclose(static_cast<gzFile>(gz_));
+}
+
+bool LineReader::fill() {
+  if (eof_)
+    return false;
+  buffer_.erase(0, begin_);
+  begin_ = 0;
+  const std::size_t old = buffer_.size();
+  buffer_.resize(old + chunk_size);
+  gzFile gz = static_cast<gzFile>(gz_);
+  const int got = gzread(gz, buffer_.data() + old, static_cast<unsigned>(chunk_size));
+  if (got < 0) {
+    int code = 0;
+    const char *msg = gzerror(gz, &code);
+    throw InputError(path_ + ": corrupt compressed data near line " +
+                     std::to_string(line_number_ + 1) + ": " + (msg ? msg : "zlib error"));
+  }
+  buffer_.resize(old + static_cast<std::size_t>(got));
+  if (got == 0) {
+    eof_ = true;
+    // zlib reports a stream cut short only through gzerror after the final read.
+    int code = 0;
+    const char *msg = gzerror(gz, &code);
+    if (code != Z_OK && code != Z_STREAM_END)
+      throw InputError(path_ + ": truncated or corrupt gzip stream: " + (msg ? msg : ""));
+  }
+  return got > 0;
+}
+
+bool LineReader::next(std::string_view &line) {
+  for (;;) {
+    const std::size_t pos = buffer_.find('\n', begin_);
+    if (pos != std::string::npos) {
+      std::size_t end = pos;
+      if (end > begin_ && buffer_[end - 1] == '\r')
+        --end;
+      line = std::string_view(buffer_.data() + begin_, end - begin_);
+      begin_ = pos + 1;
+      ++line_number_;
+      return true;
+    }
+    if (!fill()) {
+      if (begin_ >= buffer_.size())
+        return false;
+      std::size_t end = buffer_.size();
+      if (buffer_[end - 1] == '\r')
+        --end;
+      line = std::string_view(buffer_.data() + begin_, end - begin_);
+      begin_ = buffer_.size();
+      ++line_number_;
+      return true;
+    }
+  }
+}
+
+void LineReader::fail(std::string const &what) const {
+  throw InputError(path_ + ":" + std::to_string(line_number_) + ": " + what);
+}
+
+} // namespace ttgnn

@@ -1,0 +1,48 @@
+#ifndef TTGNN_GRAPH_LINE_READER_HPP
+#define TTGNN_GRAPH_LINE_READER_HPP
+/// \file line_reader.hpp
+/// \brief Streaming reader of text files, plain or gzip-compressed, one line at a time.
+/// Never holds the whole file; every error names the file and the line number.
+
+#include "core/error.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace ttgnn {
+
+/// \brief Reads lines from a plain or `.gz` file (detected by content, not by name).
+class LineReader {
+public:
+  /// Opens \p path; throws InputError when it is missing or unreadable.
+  explicit LineReader(std::string path);
+  ~LineReader();
+  LineReader(LineReader const &) = delete;
+  LineReader &operator=(LineReader const &) = delete;
+
+  /// Reads the next line (without its '\n' or '\r\n') into \p line; false at end of file.
+  /// Throws InputError on a truncated or corrupt gzip stream.
+  bool next(std::string_view &line);
+
+  /// 1-based number of the line last returned by next().
+  std::int64_t line_number() const { return line_number_; }
+  std::string const &path() const { return path_; }
+
+  /// Throws InputError "<path>:<line>: <what>".
+  [[noreturn]] void fail(std::string const &what) const;
+
+private:
+  bool fill();
+  std::string path_;
+  void *gz_ = nullptr; // gzFile, kept opaque so zlib stays out of public headers
+  std::string buffer_;
+  std::size_t begin_ = 0;
+  bool eof_ = false;
+  std::int64_t line_number_ = 0;
+};
+
+} // namespace ttgnn
+
+#endif

@@ -1,0 +1,18 @@
+#ifndef TTGNN_HPP
+#define TTGNN_HPP
+/// \file ttgnn.hpp
+/// \brief Umbrella header: everything public in ttgnn.
+
+#include "ttgnn_config.hpp"
+
+#include "core/dense_gemm.hpp"
+#include "core/error.hpp"
+#include "core/json_writer.hpp"
+#include "core/kokkos_compat.hpp"
+#include "core/mixed_radix.hpp"
+#include "core/runtime_info.hpp"
+
+#include "graph/line_reader.hpp"
+#include "graph/ogb_summary.hpp"
+
+#endif
