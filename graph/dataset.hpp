@@ -1,0 +1,35 @@
+#ifndef TTGNN_GRAPH_DATASET_HPP
+#define TTGNN_GRAPH_DATASET_HPP
+/// \file dataset.hpp
+/// \brief A node-classification dataset in memory: graph, labels, features, one split.
+
+#include "graph/csr_graph.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace ttgnn {
+
+/// \brief Everything a trainer needs, on the host. Node ids are 0 .. num_nodes-1.
+template <class Ordinal = std::int32_t>
+struct Dataset {
+  std::string name;                     ///< folder or generator name, for reports
+  CsrGraph<Ordinal, Kokkos::HostSpace> graph;
+  /// Class of each node in [0, num_classes), or -1 when unlabelled.
+  Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels;
+  int num_classes = 0;
+  /// Node features, num_nodes x num_features (extent 0 x 0 when the dataset has none).
+  Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> features;
+  /// Node ids of the split (empty when no split was loaded).
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> train, valid, test;
+  std::string split_name;
+
+  std::int64_t num_nodes() const { return graph.num_nodes(); }
+  std::int64_t num_features() const { return static_cast<std::int64_t>(features.extent(1)); }
+};
+
+} // namespace ttgnn
+
+#endif
