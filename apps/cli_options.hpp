@@ -26,9 +26,9 @@ public:
   /// Parses argv[first..argc). Returns false when --help was given (help printed to stdout).
   bool parse(int argc, char const *const *argv, int first = 0);
 
-  bool has(std::string const &name) const;           ///< given on the command line
+  bool has(std::string const &name) const; ///< given on the command line
   bool get_flag(std::string const &name) const;
-  std::string get(std::string const &name) const;     ///< value or default
+  std::string get(std::string const &name) const; ///< value or default
   std::int64_t get_int(std::string const &name) const;
   double get_double(std::string const &name) const;
   /// Comma-separated integers, e.g. "--tt-shape 8,4,4".

@@ -29,8 +29,7 @@ public:
       s += (i ? "," : "") + quote(values[i]);
     raw(key, s + "]");
   }
-  template <class T>
-  void field(std::string const &key, std::vector<T> const &values) {
+  template <class T> void field(std::string const &key, std::vector<T> const &values) {
     std::string s = "[";
     for (std::size_t i = 0; i < values.size(); ++i)
       s += (i ? "," : "") + number(static_cast<double>(values[i]));
@@ -46,11 +45,21 @@ public:
     std::string out = "\"";
     for (char c : s) {
       switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];

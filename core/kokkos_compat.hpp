@@ -36,11 +36,9 @@ using Kokkos::Experimental::sqrt;
 
 /// Host mirror type of a View (`HostMirror` was renamed `host_mirror_type` in Kokkos 4.7).
 #if KOKKOS_VERSION >= 40700
-template <class View>
-using host_mirror_t = typename View::host_mirror_type;
+template <class View> using host_mirror_t = typename View::host_mirror_type;
 #else
-template <class View>
-using host_mirror_t = typename View::HostMirror;
+template <class View> using host_mirror_t = typename View::HostMirror;
 #endif
 
 /// Kokkos' version as "major.minor.patch".
@@ -51,8 +49,7 @@ inline std::string kokkos_version_string() {
 }
 
 /// Number of threads (or concurrent work items) of an execution space instance.
-template <class ExecutionSpace>
-int concurrency(ExecutionSpace const &space) {
+template <class ExecutionSpace> int concurrency(ExecutionSpace const &space) {
   return static_cast<int>(space.concurrency()); // static in 3.x, a member in 4.x: both spell it so
 }
 

@@ -1,8 +1,8 @@
 #include "core/runtime_info.hpp"
 
-#include "core/kokkos_compat.hpp"
 #include "core/dense_gemm.hpp"
 #include "core/json_writer.hpp"
+#include "core/kokkos_compat.hpp"
 #include "ttgnn_config.hpp"
 
 #include <KokkosKernels_config.h>

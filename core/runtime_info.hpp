@@ -11,10 +11,10 @@ namespace ttgnn {
 
 /// \brief The BLAS that `dgemm_` resolves to in this process.
 struct BlasInfo {
-  std::string library; ///< path of the shared object defining dgemm_ ("" when none is loaded)
-  std::string vendor;  ///< "OpenBLAS", "reference", "MKL", ... or "unknown"
-  std::string config;  ///< openblas_get_config() when the library is OpenBLAS
-  int threads = 0;     ///< openblas_get_num_threads() when available, else 0
+  std::string library;      ///< path of the shared object defining dgemm_ ("" when none is loaded)
+  std::string vendor;       ///< "OpenBLAS", "reference", "MKL", ... or "unknown"
+  std::string config;       ///< openblas_get_config() when the library is OpenBLAS
+  int threads = 0;          ///< openblas_get_num_threads() when available, else 0
   bool gemm_ok = false;     ///< a 2x2 ttgnn::gemm gave the right answer
   bool tpl_enabled = false; ///< KokkosKernels was built to call a BLAS library on the host
 };
@@ -22,10 +22,10 @@ struct BlasInfo {
 /// \brief Facts about the running build; Kokkos must be initialized.
 struct RuntimeInfo {
   std::string ttgnn_version;
-  std::string kokkos_version;            ///< the Kokkos headers this was compiled against
-  std::vector<std::string> backends;     ///< enabled Kokkos backends, e.g. {"Serial", "OpenMP"}
-  std::string default_execution_space;   ///< Kokkos::DefaultExecutionSpace::name()
-  int host_threads = 0;                  ///< concurrency of the default host execution space
+  std::string kokkos_version;          ///< the Kokkos headers this was compiled against
+  std::vector<std::string> backends;   ///< enabled Kokkos backends, e.g. {"Serial", "OpenMP"}
+  std::string default_execution_space; ///< Kokkos::DefaultExecutionSpace::name()
+  int host_threads = 0;                ///< concurrency of the default host execution space
   BlasInfo blas;
 };
 

@@ -11,7 +11,8 @@
 ///   core_k(i, a, j * ranks[k+1] + b) = G_k[i](a, (j, b)).
 /// Row id has digits (i_0, ..., i_{K-1}) = mixed_radix_digits(id, n) (most significant
 /// first) and row(id)[(j_0 ... j_{K-1}) flattened j_0-major] =
-///   sum over ranks  G_0[i_0](0, j_0, a_1) · G_1[i_1](a_1, j_1, a_2) · ... · G_{K-1}[i_{K-1}](a_{K-1}, j_{K-1}, 0).
+///   sum over ranks  G_0[i_0](0, j_0, a_1) · G_1[i_1](a_1, j_1, a_2) · ... ·
+///   G_{K-1}[i_{K-1}](a_{K-1}, j_{K-1}, 0).
 
 #include <cstdint>
 #include <string>
@@ -27,12 +28,12 @@ struct TtShape {
   std::vector<std::int64_t> ranks; ///< K+1 ranks, ranks.front() == ranks.back() == 1
 
   int num_cores() const { return static_cast<int>(n.size()); }
-  std::int64_t dim() const;          ///< product of d
-  std::int64_t padded_rows() const;  ///< product of n
+  std::int64_t dim() const;            ///< product of d
+  std::int64_t padded_rows() const;    ///< product of n
   std::int64_t core_size(int k) const; ///< n[k]·ranks[k]·d[k]·ranks[k+1] parameters
   std::int64_t num_parameters() const; ///< sum of core sizes
-  double compression() const;        ///< num_rows·dim / num_parameters
-  std::string to_string() const;     ///< e.g. "n=[55,55,56] d=[8,4,4] ranks=[1,8,8,1]"
+  double compression() const;          ///< num_rows·dim / num_parameters
+  std::string to_string() const;       ///< e.g. "n=[55,55,56] d=[8,4,4] ranks=[1,8,8,1]"
 
   /// Throws ttgnn::ConfigError with a clear message when the shape is impossible:
   /// cores outside [2, 4], mismatched factor counts, a factor < 1, rank < 1, end ranks != 1,
@@ -44,11 +45,15 @@ struct TtShape {
 /// n factors as equal as possible with product >= slack·N (slack >= 1, e.g. 1.05 leaves 5%
 /// free slots per level for partition spill-over), d factored into K factors as balanced as
 /// possible with the largest first (128 -> 8,4,4; 100 -> 5,5,4 ...). Validated before return.
-TtShape make_tt_shape(std::int64_t num_rows, std::int64_t dim, std::int64_t rank,
-                      int num_cores = 3, double slack = 1.0);
+TtShape make_tt_shape(std::int64_t num_rows, std::int64_t dim, std::int64_t rank, int num_cores = 3,
+                      double slack = 1.0);
 
 /// \brief A shape from explicit factors (n, d) and a uniform rank; validated before return.
 TtShape make_tt_shape(std::int64_t num_rows, std::vector<std::int64_t> n,
+                      std::vector<std::int64_t> d, std::int64_t rank);
+
+/// \brief As above, and also checks that the product of \p d is \p dim (ConfigError if not).
+TtShape make_tt_shape(std::int64_t num_rows, std::int64_t dim, std::vector<std::int64_t> n,
                       std::vector<std::int64_t> d, std::int64_t rank);
 
 } // namespace ttgnn

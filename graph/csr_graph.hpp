@@ -16,8 +16,7 @@ namespace ttgnn {
 /// \tparam Ordinal node id type of `entries`: std::int32_t while N < 2^31, std::int64_t beyond.
 /// \tparam MemorySpace where the arrays live.
 /// Offsets (`row_map`) are always 64-bit: ogbn-papers100M has ~3.2e9 arcs.
-template <class Ordinal = std::int32_t, class MemorySpace = Kokkos::HostSpace>
-struct CsrGraph {
+template <class Ordinal = std::int32_t, class MemorySpace = Kokkos::HostSpace> struct CsrGraph {
   using ordinal_type = Ordinal;
   using offset_type = std::int64_t;
   using memory_space = MemorySpace;

@@ -13,9 +13,8 @@
 namespace ttgnn {
 
 /// \brief Everything a trainer needs, on the host. Node ids are 0 .. num_nodes-1.
-template <class Ordinal = std::int32_t>
-struct Dataset {
-  std::string name;                     ///< folder or generator name, for reports
+template <class Ordinal = std::int32_t> struct Dataset {
+  std::string name; ///< folder or generator name, for reports
   CsrGraph<Ordinal, Kokkos::HostSpace> graph;
   /// Class of each node in [0, num_classes), or -1 when unlabelled.
   Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels;

@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -72,6 +73,28 @@ bool LineReader::next(std::string_view &line) {
       line = std::string_view(buffer_.data() + begin_, end - begin_);
       begin_ = buffer_.size();
       ++line_number_;
+      return true;
+    }
+  }
+}
+
+bool LineReader::next_block(std::string_view &block, std::int64_t &first_line) {
+  for (;;) {
+    const std::size_t pos = buffer_.rfind('\n');
+    if (pos != std::string::npos && pos >= begin_) {
+      block = std::string_view(buffer_.data() + begin_, pos + 1 - begin_);
+      begin_ = pos + 1;
+      first_line = line_number_ + 1;
+      line_number_ += static_cast<std::int64_t>(std::count(block.begin(), block.end(), '\n'));
+      return true;
+    }
+    if (!fill()) {
+      if (begin_ >= buffer_.size())
+        return false;
+      block = std::string_view(buffer_.data() + begin_, buffer_.size() - begin_);
+      begin_ = buffer_.size();
+      first_line = line_number_ + 1;
+      line_number_ += 1 + static_cast<std::int64_t>(std::count(block.begin(), block.end(), '\n'));
       return true;
     }
   }

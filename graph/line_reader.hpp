@@ -26,6 +26,13 @@ public:
   /// Throws InputError on a truncated or corrupt gzip stream.
   bool next(std::string_view &line);
 
+  /// Reads a block of whole lines (each ending in '\n', except possibly the file's last line)
+  /// into \p block, about one buffer (1 MiB) at a time; false at end of file. The block stays
+  /// valid until the next call. line_number() afterwards is the number of the block's last line;
+  /// its first line is numbered line_number() - (lines in block) + 1. Used by parallel parsers.
+  /// \param first_line set to the 1-based number of the block's first line.
+  bool next_block(std::string_view &block, std::int64_t &first_line);
+
   /// 1-based number of the line last returned by next().
   std::int64_t line_number() const { return line_number_; }
   std::string const &path() const { return path_; }

@@ -13,11 +13,11 @@ namespace ttgnn {
 /// \brief What the small files of an OGB raw folder say about the dataset.
 struct OgbSummary {
   std::int64_t num_nodes = 0;
-  std::int64_t num_edges = 0;            ///< edges as stored in raw/edge.csv
-  int num_classes = 0;                   ///< max label + 1 (0 when there are no labels)
+  std::int64_t num_edges = 0; ///< edges as stored in raw/edge.csv
+  int num_classes = 0;        ///< max label + 1 (0 when there are no labels)
   std::int64_t num_labelled = 0;
   std::vector<std::int64_t> class_counts;
-  std::int64_t num_features = 0;         ///< columns of raw/node-feat.csv (0 when absent)
+  std::int64_t num_features = 0; ///< columns of raw/node-feat.csv (0 when absent)
 };
 
 /// \brief Reads DIR/raw/num-node-list, num-edge-list, node-label and the first row of

@@ -67,13 +67,11 @@ private:
 /// with the type `ExecutionSpace` in scope. Test names end in `<Kokkos::Serial>` etc.
 #define TTGNN_TEST_SPACES(name) TTGNN_TEST_SPACES_IMPL_(name, DOCTEST_ANONYMOUS(TTGNN_TEST_BODY_))
 #define TTGNN_TEST_SPACES_IMPL_(name, body)                                                        \
-  template <class ExecutionSpace>                                                                  \
-  static void body();                                                                              \
+  template <class ExecutionSpace> static void body();                                              \
   TEST_CASE_TEMPLATE_DEFINE(name, ExecutionSpace, DOCTEST_CAT(body, _id)) {                        \
     body<ExecutionSpace>();                                                                        \
   }                                                                                                \
   TEST_CASE_TEMPLATE_APPLY(DOCTEST_CAT(body, _id), ttgnn::test::Spaces);                           \
-  template <class ExecutionSpace>                                                                  \
-  static void body()
+  template <class ExecutionSpace> static void body()
 
 #endif

@@ -8,8 +8,7 @@
 
 namespace {
 
-template <class ExecutionSpace, class Scalar>
-void check_gemm(char ta, char tb) {
+template <class ExecutionSpace, class Scalar> void check_gemm(char ta, char tb) {
   const int m = 37, n = 19, k = 23;
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-1, 1);
@@ -48,8 +47,7 @@ void check_gemm(char ta, char tb) {
     }
 }
 
-template <class ExecutionSpace>
-void check_all() {
+template <class ExecutionSpace> void check_all() {
   for (char ta : {'N', 'T'})
     for (char tb : {'N', 'T'}) {
       CAPTURE(ta);
@@ -63,4 +61,6 @@ void check_all() {
 
 } // namespace
 
-TTGNN_TEST_SPACES("gemm matches the reference triple loop") { check_all<ExecutionSpace>(); }
+TTGNN_TEST_SPACES("gemm matches the reference triple loop") {
+  check_all<ExecutionSpace>();
+}

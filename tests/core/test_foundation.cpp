@@ -11,11 +11,10 @@
 
 namespace {
 
-template <class ExecutionSpace>
-void check_mixed_radix_in_kernel() {
+template <class ExecutionSpace> void check_mixed_radix_in_kernel() {
   // Radices (5, 3, 7): every id in [0, 105) maps to digits and back, on the device.
   const std::int64_t n = 5 * 3 * 7;
-  Kokkos::View<std::int64_t * [3], typename ExecutionSpace::memory_space> digits(
+  Kokkos::View<std::int64_t *[3], typename ExecutionSpace::memory_space> digits(
       "ttgnn::test::digits", n);
   Kokkos::View<std::int64_t *, typename ExecutionSpace::memory_space> back("ttgnn::test::back", n);
   Kokkos::parallel_for(
@@ -39,8 +38,7 @@ void check_mixed_radix_in_kernel() {
   }
 }
 
-template <class ExecutionSpace>
-void check_compat_math() {
+template <class ExecutionSpace> void check_compat_math() {
   Kokkos::View<double[4], typename ExecutionSpace::memory_space> out("ttgnn::test::math");
   Kokkos::parallel_for(
       "ttgnn::test::compat_math", Kokkos::RangePolicy<ExecutionSpace>(0, 1), KOKKOS_LAMBDA(int) {
@@ -62,7 +60,9 @@ TTGNN_TEST_SPACES("mixed-radix digits round-trip inside a kernel") {
   check_mixed_radix_in_kernel<ExecutionSpace>();
 }
 
-TTGNN_TEST_SPACES("compat math functions run in kernels") { check_compat_math<ExecutionSpace>(); }
+TTGNN_TEST_SPACES("compat math functions run in kernels") {
+  check_compat_math<ExecutionSpace>();
+}
 
 TEST_CASE("harness runs OpenMP at the thread count ctest asked for [threads]") {
   char const *expect = std::getenv("TTGNN_EXPECT_THREADS");

@@ -76,8 +76,9 @@ TEST_CASE("line reader errors name the file and line") {
   const std::string msg = error_of([&] { in.fail("expected a label"); });
   CHECK(msg == scratch("three.csv").string() + ":2: expected a label");
 
-  CHECK(error_of([] { ttgnn::LineReader r("/nonexistent/edge.csv"); })
-            .find("/nonexistent/edge.csv: cannot open") == 0);
+  CHECK(error_of([] {
+          ttgnn::LineReader r("/nonexistent/edge.csv");
+        }).find("/nonexistent/edge.csv: cannot open") == 0);
 }
 
 TEST_CASE("a truncated gzip file is an error, not a short file") {
