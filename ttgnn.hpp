@@ -12,7 +12,13 @@
 #include "core/mixed_radix.hpp"
 #include "core/runtime_info.hpp"
 
+#include "graph/boost_adapter.hpp"
+#include "graph/csr_build.hpp"
+#include "graph/edge_list_loader.hpp"
+#include "graph/graph_cache.hpp"
+#include "graph/graph_stats.hpp"
 #include "graph/line_reader.hpp"
-#include "graph/ogb_summary.hpp"
+#include "graph/npy_reader.hpp"
+#include "graph/ogb_loader.hpp"
 
 #endif

@@ -1,37 +1,116 @@
-// ttgnn info: statistics of a dataset.
+// ttgnn info: load a dataset (OGB raw layout, or a generic edge list) and print its statistics.
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
+#include "core/error.hpp"
 #include "core/json_writer.hpp"
-#include "graph/ogb_summary.hpp"
+#include "graph/edge_list_loader.hpp"
+#include "graph/graph_stats.hpp"
+#include "graph/ogb_loader.hpp"
 
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace ttgnn::cli {
 
+namespace {
+
+void print_text(std::string const &path, Dataset<std::int64_t> const &d, GraphStats const &s,
+                LoadInfo const &li) {
+  std::printf("dataset          %s (%s)\n", d.name.c_str(), path.c_str());
+  std::printf("nodes            %lld\n", static_cast<long long>(s.num_nodes));
+  std::printf("edges            %lld undirected, no self loops (%lld arcs stored: %s%s)\n",
+              static_cast<long long>(s.num_edges), static_cast<long long>(s.num_arcs),
+              s.symmetric ? "symmetric" : "directed",
+              s.num_self_loops ? (", " + std::to_string(s.num_self_loops) + " self loops").c_str()
+                               : "");
+  std::printf("degree           min %lld, median %g, mean %.4f, max %lld\n",
+              static_cast<long long>(s.degree.min), s.degree.median, s.degree.mean,
+              static_cast<long long>(s.degree.max));
+  std::printf("isolated nodes   %lld\n", static_cast<long long>(s.num_isolated));
+  std::printf("components       %lld (largest %lld nodes)\n",
+              static_cast<long long>(s.num_components),
+              static_cast<long long>(s.largest_component));
+  std::printf("classes          %d (%s), %lld labelled:", s.num_classes,
+              li.num_classes_source.c_str(), static_cast<long long>(s.num_labelled));
+  for (auto c : s.class_counts)
+    std::printf(" %lld", static_cast<long long>(c));
+  std::printf("\nfeatures         %lld\n", static_cast<long long>(s.num_features));
+  std::printf(
+      "homophily        edge %.4f, node %.4f, class-insensitive %.4f (%lld labelled edges)\n",
+      s.edge_homophily, s.node_homophily, s.class_insensitive_homophily,
+      static_cast<long long>(s.num_labelled_edges));
+  if (!d.split_name.empty())
+    std::printf("split            %s: train %zu, valid %zu, test %zu\n", d.split_name.c_str(),
+                d.train.extent(0), d.valid.extent(0), d.test.extent(0));
+  std::printf("load             %.3f s (cache %s)\n", li.seconds, to_string(li.cache));
+}
+
+} // namespace
+
 int run_info(int argc, char const *const *argv) {
   Options opts("info");
-  opts.value("dataset", "dataset folder in the OGB raw layout", "", true);
+  opts.value("dataset", "dataset folder in the OGB raw layout, or an edge-list file", "", true);
+  opts.value("split", "split to load (a folder under split/)", "");
   opts.flag("json", "print one JSON line instead of text");
+  opts.flag("directed", "keep the arcs as stored (default: from meta.csv, else symmetrise)");
+  opts.flag("symmetrize", "store both directions of every edge, whatever meta.csv says");
+  opts.flag("features", "read and check every feature value (default: only the dimension)");
+  opts.value("cache", "binary cache folder (\"\" = no cache)", "");
+  opts.value("labels", "edge-list datasets: labels .npy", "");
+  opts.value("features-npy", "edge-list datasets: features .npy", "");
+  opts.value("num-nodes", "edge-list datasets: number of nodes (0 = from the files)", "0");
   if (!opts.parse(argc, argv))
     return 0;
-  const OgbSummary s = read_ogb_summary(opts.get("dataset"));
-  JsonWriter json;
-  json.field("dataset", opts.get("dataset"));
-  json.field("num_nodes", static_cast<long long>(s.num_nodes));
-  json.field("num_edges", static_cast<long long>(s.num_edges));
-  json.field("num_classes", s.num_classes);
-  json.field("num_labelled", static_cast<long long>(s.num_labelled));
-  json.field("num_features", static_cast<long long>(s.num_features));
-  json.field("class_counts", s.class_counts);
-  if (opts.get_flag("json")) {
-    std::cout << json.str() << "\n";
+  if (opts.get_flag("directed") && opts.get_flag("symmetrize"))
+    throw ConfigError("info: --directed and --symmetrize exclude each other");
+  const std::string path = opts.get("dataset");
+  LoadInfo li;
+  Dataset<std::int64_t> d;
+  if (std::filesystem::is_regular_file(path)) {
+    GenericOptions g;
+    g.num_nodes = opts.get_int("num-nodes");
+    g.labels_npy = opts.get("labels");
+    g.features_npy = opts.get("features-npy");
+    g.directed = opts.get_flag("directed");
+    g.cache_dir = opts.get("cache");
+    if (!opts.get("split").empty())
+      throw ConfigError("info: --split applies to OGB folders only");
+    d = load_edge_list<std::int64_t>(path, g, &li);
+  } else {
+    LoadOptions o;
+    o.split = opts.get("split");
+    o.edges = opts.get_flag("directed")     ? LoadOptions::Edges::directed
+              : opts.get_flag("symmetrize") ? LoadOptions::Edges::symmetrize
+                                            : LoadOptions::Edges::from_meta;
+    o.features = opts.get_flag("features");
+    o.cache_dir = opts.get("cache");
+    d = load_ogb<std::int64_t>(path, o, &li);
+  }
+  if (!li.cache_detail.empty() && li.cache != CacheStatus::missing)
+    std::fprintf(stderr, "ttgnn info: cache %s: %s\n", to_string(li.cache),
+                 li.cache_detail.c_str());
+  const GraphStats s = compute_graph_stats(Kokkos::DefaultHostExecutionSpace(), d);
+  if (!opts.get_flag("json")) {
+    print_text(path, d, s, li);
     return 0;
   }
-  std::cout << "dataset        " << opts.get("dataset") << "\n"
-            << "nodes          " << s.num_nodes << "\n"
-            << "edges (stored) " << s.num_edges << "\n"
-            << "classes        " << s.num_classes << " (" << s.num_labelled << " labelled)\n"
-            << "features       " << s.num_features << "\n";
+  JsonWriter json;
+  json.field("dataset", path);
+  json.field("name", d.name);
+  add_to_json(json, s);
+  if (!d.split_name.empty()) {
+    json.field("split", d.split_name);
+    json.field("num_train", static_cast<long long>(d.train.extent(0)));
+    json.field("num_valid", static_cast<long long>(d.valid.extent(0)));
+    json.field("num_test", static_cast<long long>(d.test.extent(0)));
+  }
+  json.field("num_classes_source", li.num_classes_source);
+  json.field("cache", to_string(li.cache));
+  json.field("load_seconds", li.seconds);
+  std::cout << json.str() << "\n";
   return 0;
 }
 

@@ -9,6 +9,11 @@ namespace ttgnn::cli {
 
 int run_config(int argc, char const *const *argv);
 int run_info(int argc, char const *const *argv);
+int run_generate(int argc, char const *const *argv);
+int run_partition(int argc, char const *const *argv);
+int run_ogb(int argc, char const *const *argv);
+int run_homophily_study(int argc, char const *const *argv);
+int run_train(int argc, char const *const *argv);
 
 } // namespace ttgnn::cli
 

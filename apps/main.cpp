@@ -21,6 +21,11 @@ struct Command {
 constexpr Command commands[] = {
     {"config", ttgnn::cli::run_config, "versions, Kokkos backends, threads and BLAS of this build"},
     {"info", ttgnn::cli::run_info, "statistics of a dataset (OGB raw layout)"},
+    {"generate", ttgnn::cli::run_generate, "synthetic DC-SBM dataset, controlled homophily"},
+    {"partition", ttgnn::cli::run_partition, "node ordering for TT rows, edge-sharing report"},
+    {"ogb", ttgnn::cli::run_ogb, "the paper's settings on ogbn-arxiv/products/papers100M"},
+    {"homophily-study", ttgnn::cli::run_homophily_study, "TT vs full table over homophily x ordering"},
+    {"train", ttgnn::cli::run_train, "full-batch GCN/SAGE training (features, full or TT embedding)"},
 };
 
 void usage(std::FILE *out) {

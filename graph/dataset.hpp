@@ -19,14 +19,19 @@ template <class Ordinal = std::int32_t> struct Dataset {
   /// Class of each node in [0, num_classes), or -1 when unlabelled.
   Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels;
   int num_classes = 0;
-  /// Node features, num_nodes x num_features (extent 0 x 0 when the dataset has none).
+  /// Node features, num_nodes x num_features (extent 0 x 0 when the dataset has none; 0 x F
+  /// when it has F-dimensional features that were not loaded, LoadOptions::features = false).
   Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> features;
+  /// Optional per-node integer attribute such as OGB's node_year (extent 0 when absent).
+  Kokkos::View<std::int32_t *, Kokkos::HostSpace> node_year;
   /// Node ids of the split (empty when no split was loaded).
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> train, valid, test;
   std::string split_name;
 
   std::int64_t num_nodes() const { return graph.num_nodes(); }
   std::int64_t num_features() const { return static_cast<std::int64_t>(features.extent(1)); }
+  /// True when the feature values are in memory (not just their dimension).
+  bool has_feature_values() const { return features.extent(0) > 0 && features.extent(1) > 0; }
 };
 
 } // namespace ttgnn

@@ -10,7 +10,8 @@ namespace ttgnn {
 
 namespace {
 constexpr std::size_t chunk_size = 1 << 20;
-}
+constexpr std::size_t block_size = 4 << 20;
+} // namespace
 
 LineReader::LineReader(std::string path) : path_(std::move(path)) {
   gzFile gz = gzopen(path_.c_str(), "rb"); // reads plain files transparently
@@ -80,6 +81,10 @@ bool LineReader::next(std::string_view &line) {
 
 bool LineReader::next_block(std::string_view &block, std::int64_t &first_line) {
   for (;;) {
+    // gather about block_size bytes, so that parallel parsing has enough work per block
+    while (!eof_ && buffer_.size() - begin_ < block_size)
+      if (!fill())
+        break;
     const std::size_t pos = buffer_.rfind('\n');
     if (pos != std::string::npos && pos >= begin_) {
       block = std::string_view(buffer_.data() + begin_, pos + 1 - begin_);

@@ -27,7 +27,7 @@ public:
   bool next(std::string_view &line);
 
   /// Reads a block of whole lines (each ending in '\n', except possibly the file's last line)
-  /// into \p block, about one buffer (1 MiB) at a time; false at end of file. The block stays
+  /// into \p block, about 4 MiB at a time; false at end of file. The block stays
   /// valid until the next call. line_number() afterwards is the number of the block's last line;
   /// its first line is numbered line_number() - (lines in block) + 1. Used by parallel parsers.
   /// \param first_line set to the 1-based number of the block's first line.

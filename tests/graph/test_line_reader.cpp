@@ -1,11 +1,11 @@
-// LineReader (plain and gzip, errors with file and line) and the OGB summary of bundled Cora.
+// LineReader: plain and gzip, errors with file and line, and the block interface.
 #include "core/error.hpp"
 #include "graph/line_reader.hpp"
-#include "graph/ogb_summary.hpp"
 #include "test_harness.hpp"
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -94,25 +94,27 @@ TEST_CASE("a truncated gzip file is an error, not a short file") {
   CHECK(msg.find("truncated") != std::string::npos);
 }
 
-TEST_CASE("OGB summary of the bundled Cora matches its provenance") {
-  const auto s = ttgnn::read_ogb_summary(TTGNN_SOURCE_DIR "/datasets/cora");
-  CHECK(s.num_nodes == 2708);
-  CHECK(s.num_edges == 5278);
-  CHECK(s.num_classes == 7);
-  CHECK(s.num_labelled == 2708);
-  CHECK(s.num_features == 1433);
-  CHECK(s.class_counts == std::vector<std::int64_t>{351, 217, 418, 818, 426, 298, 180});
-}
-
-TEST_CASE("OGB summary rejects a missing count file and a bad label") {
-  const fs::path dir = scratch("bad_ogb");
-  fs::create_directories(dir / "raw");
-  CHECK(error_of([&] { ttgnn::read_ogb_summary(dir.string()); }).find("missing required file") !=
-        std::string::npos);
-  std::ofstream(dir / "raw" / "num-node-list.csv") << "3\n";
-  std::ofstream(dir / "raw" / "num-edge-list.csv") << "2\n";
-  std::ofstream(dir / "raw" / "node-label.csv") << "0\n-1\n1\n";
-  CHECK(error_of([&] { ttgnn::read_ogb_summary(dir.string()); }) ==
-        (dir / "raw" / "node-label.csv").string() +
-            ":2: expected a non-negative integer label or nan, got '-1'");
+TEST_CASE("next_block returns whole lines with their line numbers") {
+  std::string text;
+  for (int i = 0; i < 1200000; ++i)
+    text += std::to_string(i) + "\n";
+  text += "tail";
+  write_gz(scratch("blocks.csv.gz"), text);
+  ttgnn::LineReader in(scratch("blocks.csv.gz").string());
+  std::string_view first;
+  REQUIRE(in.next(first)); // mixing next() and next_block() keeps the numbering
+  CHECK(first == "0");
+  std::string_view block;
+  std::int64_t first_line = 0, expect_line = 2, blocks = 0;
+  std::string rebuilt(first);
+  rebuilt += "\n";
+  while (in.next_block(block, first_line)) {
+    CHECK(first_line == expect_line);
+    expect_line += std::count(block.begin(), block.end(), '\n');
+    ++blocks;
+    rebuilt += block;
+  }
+  CHECK(blocks > 1); // 9 MB of text come in several ~4 MiB blocks
+  CHECK(rebuilt == text);
+  CHECK(in.line_number() == 1200001);
 }

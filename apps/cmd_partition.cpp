@@ -1,0 +1,120 @@
+// ttgnn partition: computes a node ordering for TT embeddings and reports how many edges share
+// TT digits under it (graph/ordering_report.hpp); optionally saves the TT row of every node.
+#include "apps/cli_options.hpp"
+#include "apps/commands.hpp"
+#include "core/error.hpp"
+#include "core/json_writer.hpp"
+#include "graph/hierarchical_partition.hpp"
+#include "graph/ogb_loader.hpp"
+#include "graph/ordering.hpp"
+#include "graph/ordering_report.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+
+namespace ttgnn::cli {
+
+namespace {
+
+// Writes a 1-D little-endian int64 .npy (format 1.0) through a temporary file in the same
+// folder, renamed into place.
+void save_npy_int64(std::string const &path, Kokkos::View<std::int64_t *, Kokkos::HostSpace> v) {
+  std::string header =
+      "{'descr': '<i8', 'fortran_order': False, 'shape': (" + std::to_string(v.extent(0)) + ",), }";
+  const std::size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::string tmpl = path + ".tmp-XXXXXX";
+  const int fd = mkstemp(tmpl.data());
+  if (fd < 0)
+    throw InputError(path + ": cannot create a temporary file next to it: " + std::strerror(errno));
+  std::FILE *f = fdopen(fd, "wb");
+  const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+  const unsigned short len = static_cast<unsigned short>(header.size());
+  const unsigned char len_le[2] = {static_cast<unsigned char>(len & 0xff),
+                                   static_cast<unsigned char>(len >> 8)};
+  bool ok = f && std::fwrite(magic, 1, 8, f) == 8 && std::fwrite(len_le, 1, 2, f) == 2 &&
+            std::fwrite(header.data(), 1, header.size(), f) == header.size() &&
+            std::fwrite(v.data(), sizeof(std::int64_t), v.extent(0), f) == v.extent(0);
+  ok = (f && std::fclose(f) == 0) && ok;
+  if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmpl.c_str());
+    throw InputError(path + ": cannot write: " + why);
+  }
+}
+
+} // namespace
+
+int run_partition(int argc, char const *const *argv) {
+  Options opts("partition");
+  opts.value("dataset", "dataset folder in the OGB raw layout", "", true);
+  opts.value("order", "original | random | metis | metis-hier | rcm", "metis-hier");
+  opts.value("tt-shape", "TT row factors n1,n2,n3 (default: balanced, product >= 1.05 N)");
+  opts.value("parts", "flat METIS: number of parts K (default n1)", "0");
+  opts.value("seed", "seed of the random order, METIS and the sparsification", "0");
+  opts.value("metis-algorithm", "kway | rb (recursive bisection)", "kway");
+  opts.value("metis-max-degree",
+             "graphs with more arcs than METIS indexes: keep at most this many arcs per node "
+             "(0 = refuse such graphs)",
+             "0");
+  opts.value("cache", "binary cache folder of the loader", "");
+  opts.value("save", "write the TT row of every node (int64, indexed by original id) as .npy");
+  opts.flag("json", "print one JSON line instead of text");
+  if (!opts.parse(argc, argv))
+    return 0;
+
+  OrderingOptions o;
+  o.method = parse_order_method(opts.get("order"));
+  o.seed = static_cast<std::uint64_t>(opts.get_int("seed"));
+  o.num_parts = opts.get_int("parts");
+  if (o.num_parts < 0)
+    throw ConfigError("--parts must be >= 0 (got " + std::to_string(o.num_parts) + ")");
+  const std::string algo = opts.get("metis-algorithm");
+  if (algo != "kway" && algo != "rb")
+    throw ConfigError("--metis-algorithm: expected kway or rb, got '" + algo + "'");
+  o.metis.algorithm = algo == "kway" ? MetisAlgorithm::kway : MetisAlgorithm::recursive_bisection;
+  o.metis.max_arcs_per_node = opts.get_int("metis-max-degree");
+  if (opts.has("tt-shape"))
+    o.n_factors = opts.get_int_list("tt-shape");
+
+  LoadOptions load;
+  load.edges = LoadOptions::Edges::symmetrize; // orderings need the undirected graph
+  load.features = false;
+  load.cache_dir = opts.get("cache");
+  std::cerr << "partition: loading " << opts.get("dataset") << "\n";
+  LoadInfo info;
+  const auto data = load_ogb<std::int32_t>(opts.get("dataset"), load, &info);
+  if (o.n_factors.empty())
+    o.n_factors = default_n_factors(data.num_nodes());
+  std::cerr << "partition: " << data.num_nodes() << " nodes, " << data.graph.num_arcs()
+            << " arcs; computing order " << to_string(o.method) << "\n";
+  Kokkos::DefaultHostExecutionSpace space;
+  const NodeOrdering ordering = compute_ordering(space, data.graph, o);
+  const OrderingReport report = make_ordering_report(space, data.graph, ordering);
+  if (opts.has("save"))
+    save_npy_int64(opts.get("save"), ordering.old_to_row);
+
+  if (opts.get_flag("json")) {
+    std::string head = "{\"dataset\":" + JsonWriter::quote(opts.get("dataset")) +
+                       ",\"load_seconds\":" + JsonWriter::number(info.seconds);
+    if (opts.has("save"))
+      head += ",\"saved\":" + JsonWriter::quote(opts.get("save"));
+    std::cout << head << "," << report.to_json().substr(1) << "\n";
+  } else {
+    std::cout << "dataset " << opts.get("dataset") << " (loaded in " << info.seconds << " s)\n"
+              << report.to_text();
+    if (opts.has("save"))
+      std::cout << "saved TT rows (old id -> row) to " << opts.get("save") << "\n";
+  }
+  return 0;
+}
+
+} // namespace ttgnn::cli

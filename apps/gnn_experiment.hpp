@@ -1,0 +1,82 @@
+#ifndef TTGNN_APPS_GNN_EXPERIMENT_HPP
+#define TTGNN_APPS_GNN_EXPERIMENT_HPP
+/// \file gnn_experiment.hpp
+/// \brief One training run on an in-memory dataset, as `ttgnn ogb` and `ttgnn homophily-study`
+/// need it: node ordering (graph/ordering.hpp) applied to the dataset, the embedding rows the
+/// ordering assigns, then either full-batch training of a GCN/SAGE GnnModel
+/// (models/full_batch_trainer.hpp) or mini-batch GraphSAGE with neighbour sampling
+/// (models/minibatch_trainer.hpp).
+
+#include "graph/dataset.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ttgnn::cli {
+
+/// \brief Everything a run depends on.
+struct ExperimentSettings {
+  std::string model = "gcn";       ///< gcn | sage
+  bool minibatch = false;          ///< neighbour-sampled mini-batches (sage only)
+  int layers = 2;
+  std::int64_t hidden = 64;
+  double dropout = 0.5;
+  double input_dropout = 0.0;
+  bool batch_norm = false;
+  bool residual = false;
+  std::string input = "tt";        ///< feat | emb | tt | feat+tt
+  std::string order = "original";  ///< original | random | metis | metis-hier | rcm
+  std::int64_t metis_parts = 0;    ///< flat METIS parts (0: n_1)
+  std::int64_t emb_dim = 64;
+  std::int64_t tt_rank = 8;
+  std::vector<std::int64_t> tt_n; ///< row factors (empty: from the ordering / balanced)
+  std::vector<std::int64_t> tt_d; ///< column factors (empty: balanced)
+  std::string init = "ortho";      ///< gaussian | ortho | spectral
+  double init_std = 1.0;           ///< root-mean-square entry of the initial table
+  std::string optimizer = "adam";  ///< adam | adamw
+  double lr = 0.01;
+  double weight_decay = 0;
+  double emb_lr = -1; ///< < 0: lr
+  int epochs = 100;
+  int patience = 0;
+  // Mini-batch only.
+  std::int64_t batch_size = 1000;
+  std::vector<std::int64_t> fanouts{5, 10, 15};
+  int eval_every = 1;
+  std::int64_t max_batches = 0;
+  std::uint64_t seed = 0;
+};
+
+/// \brief One epoch (accuracies -1 when the epoch was not evaluated).
+struct ExperimentEpoch {
+  int epoch = 0;
+  double loss = 0, train_acc = -1, valid_acc = -1, test_acc = -1, seconds = 0;
+};
+
+/// \brief What a run gives.
+struct ExperimentResult {
+  std::vector<ExperimentEpoch> history;
+  double train_acc = 0, valid_acc = 0, test_acc = 0;
+  int best_epoch = 0, epochs_run = 0;
+  std::string stop_reason;
+  std::int64_t gnn_params = 0, embedding_params = 0;
+  double compression = 0; ///< 0 without an embedding
+  std::string tt_shape;
+  std::int64_t metis_cut = -1;
+  double epoch_time_s = 0, order_seconds = 0, train_seconds = 0, peak_rss_mb = 0;
+  std::int64_t batches_per_epoch = 0; ///< mini-batch only
+};
+
+/// \brief Runs \p settings on \p data (original ids; permuted inside). Progress lines (one per
+/// epoch) go to \p progress when given. Throws ConfigError for inconsistent settings.
+ExperimentResult run_experiment(Dataset<std::int32_t> const &data, ExperimentSettings const &settings,
+                                std::function<void(std::string const &)> const &progress = {});
+
+/// \brief Settings as JSON fields (`"model":"gcn","layers":2,...`, no braces) for reports.
+std::string settings_json(ExperimentSettings const &s);
+
+} // namespace ttgnn::cli
+
+#endif

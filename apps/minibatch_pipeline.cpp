@@ -1,0 +1,256 @@
+// `ttgnn train --batch-size B --fanout ...`: mini-batch GraphSAGE (see minibatch_pipeline.hpp).
+#include "apps/minibatch_pipeline.hpp"
+
+#include "apps/cli_options.hpp"
+#include "apps/gnn_experiment.hpp"
+#include "apps/svg_plot.hpp"
+#include "core/error.hpp"
+#include "core/json_writer.hpp"
+#include "core/kokkos_compat.hpp"
+#include "graph/neighbor_sampler.hpp"
+#include "graph/ogb_loader.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace ttgnn::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The requested split, else meta.csv's `split`, else the only folder under split/.
+std::string choose_split(std::string const &dir, std::string const &requested) {
+  if (!requested.empty())
+    return requested;
+  std::ifstream meta(fs::path(dir) / "meta.csv");
+  for (std::string line; std::getline(meta, line);) {
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    if (line.rfind("split,", 0) == 0 && fs::is_directory(fs::path(dir) / "split" / line.substr(6)))
+      return line.substr(6);
+  }
+  std::vector<std::string> names;
+  std::error_code ec;
+  if (fs::is_directory(fs::path(dir) / "split"))
+    for (auto const &e : fs::directory_iterator(fs::path(dir) / "split", ec))
+      if (e.is_directory())
+        names.push_back(e.path().filename().string());
+  if (names.size() == 1)
+    return names[0];
+  throw ConfigError(dir + ": choose a split with --split");
+}
+
+/// Writes \p text to \p path through a temporary file in the same folder.
+void write_file(std::string const &path, std::string const &text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    if (!f)
+      throw InputError("cannot write " + tmp);
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec)
+    throw InputError("cannot rename " + tmp + " to " + path + ": " + ec.message());
+}
+
+void check_supported(TrainSettings const &s) {
+  auto refuse = [](std::string const &what) {
+    throw ConfigError(what + " is not implemented for mini-batch training (--batch-size); "
+                             "drop it or train full batch");
+  };
+  if (s.model != "sage")
+    throw ConfigError("mini-batch training (--batch-size) trains GraphSAGE: add --model sage");
+  if (!s.checkpoint.empty() || s.resume)
+    refuse("--checkpoint/--resume");
+  if (!s.export_embeddings.empty())
+    refuse("--export-embeddings");
+  if (s.warmup > 0 || s.plateau_factor < 1.0)
+    refuse("a learning-rate schedule (--warmup, --plateau-factor)");
+  if (s.feature_norm != "none")
+    refuse("--feature-norm");
+  if (s.input == "feat+emb")
+    refuse("--input feat+emb");
+  if (s.emb_weight_decay >= 0)
+    refuse("--emb-weight-decay");
+}
+
+} // namespace
+
+void declare_minibatch_options(Options &opts) {
+  opts.value("batch-size", "mini-batch GraphSAGE: seed nodes per batch (0 = full batch)", "0")
+      .value("fanout", "mini-batch: sampled neighbours per layer, input layer first (DGL order; "
+                       "-1 = all), e.g. 5,10,15 (default 10 per layer)")
+      .value("eval-every", "mini-batch: layer-wise full-neighbour evaluation every N epochs", "1")
+      .value("max-batches", "mini-batch: batches per epoch (0 = all; for timing)", "0");
+}
+
+MinibatchCliSettings minibatch_settings_from(Options const &opts) {
+  MinibatchCliSettings m;
+  m.batch_size = opts.get_int("batch-size");
+  if (m.batch_size < 0)
+    throw ConfigError("--batch-size must be >= 0, got " + std::to_string(m.batch_size));
+  if (opts.has("fanout"))
+    m.fanouts = parse_fanouts(opts.get("fanout"));
+  m.eval_every = static_cast<int>(opts.get_int("eval-every"));
+  if (m.eval_every < 1)
+    throw ConfigError("--eval-every must be >= 1");
+  m.max_batches = opts.get_int("max-batches");
+  if (m.max_batches < 0)
+    throw ConfigError("--max-batches must be >= 0");
+  return m;
+}
+
+TrainRunSummary run_minibatch_training(TrainSettings const &s, MinibatchCliSettings const &mb,
+                                       std::FILE *progress) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  auto since = [](clock::time_point t) {
+    return std::chrono::duration<double>(clock::now() - t).count();
+  };
+  check_supported(s);
+  if (mb.batch_size < 1)
+    throw ConfigError("run_minibatch_training: --batch-size must be >= 1");
+  ExperimentSettings e;
+  e.model = "sage";
+  e.minibatch = true;
+  e.layers = s.layers;
+  e.hidden = s.hidden;
+  e.dropout = s.dropout;
+  e.input_dropout = s.input_dropout >= 0 ? s.input_dropout : s.dropout;
+  e.batch_norm = s.batch_norm;
+  e.residual = s.residual;
+  e.input = s.input;
+  e.order = s.order;
+  e.emb_dim = s.emb_dim;
+  e.tt_rank = s.tt_rank;
+  e.tt_n = s.tt_shape;
+  e.tt_d = s.tt_dims;
+  e.init = s.init;
+  e.init_std = s.init_std;
+  e.optimizer = s.optimizer;
+  e.lr = s.lr;
+  e.weight_decay = s.weight_decay;
+  e.emb_lr = s.emb_lr;
+  e.epochs = s.epochs;
+  e.patience = s.patience;
+  e.batch_size = mb.batch_size;
+  e.fanouts = mb.fanouts.empty() ? std::vector<std::int64_t>(s.layers, 10) : mb.fanouts;
+  if (static_cast<int>(e.fanouts.size()) != s.layers)
+    throw ConfigError("--fanout gives " + std::to_string(e.fanouts.size()) + " fan-outs for " +
+                      std::to_string(s.layers) + " layers (--layers)");
+  e.eval_every = mb.eval_every;
+  e.max_batches = mb.max_batches;
+  e.seed = s.seed;
+
+  LoadOptions load;
+  load.split = choose_split(s.dataset, s.split);
+  load.features = s.input == "feat" || s.input == "feat+tt";
+  load.cache_dir = s.cache_dir;
+  if (progress)
+    std::fprintf(progress, "loading %s (split %s)\n", s.dataset.c_str(), load.split.c_str());
+  LoadInfo info;
+  const Dataset<std::int32_t> data = load_ogb<std::int32_t>(s.dataset, load, &info);
+  if (data.num_classes < 2)
+    throw InputError(s.dataset + ": need at least 2 classes");
+  std::function<void(std::string const &)> report;
+  if (progress && s.progress)
+    report = [&](std::string const &line) { std::fprintf(progress, "%s\n", line.c_str()); };
+  const ExperimentResult r = run_experiment(data, e, report);
+
+  if (!s.metrics_out.empty()) {
+    std::string csv = "epoch,loss,train_acc,valid_acc,test_acc,seconds\n";
+    for (auto const &h : r.history)
+      csv += std::to_string(h.epoch) + "," + JsonWriter::number(h.loss) + "," +
+             JsonWriter::number(h.train_acc) + "," + JsonWriter::number(h.valid_acc) + "," +
+             JsonWriter::number(h.test_acc) + "," + JsonWriter::number(h.seconds) + "\n";
+    write_file(s.metrics_out, csv);
+  }
+  if (!s.curve_svg.empty()) {
+    PlotPanel loss, acc;
+    loss.title = "training loss";
+    acc.title = "accuracy (layer-wise full-neighbour inference)";
+    loss.x_label = acc.x_label = "epoch";
+    loss.y_label = "loss";
+    acc.y_label = "accuracy";
+    acc.fixed_y = true;
+    PlotSeries l{"loss", {}, {}, "#1f77b4"}, tr{"train", {}, {}, "#2ca02c"},
+        va{"valid", {}, {}, "#ff7f0e"}, te{"test", {}, {}, "#d62728"};
+    for (auto const &h : r.history) {
+      l.x.push_back(h.epoch);
+      l.y.push_back(h.loss);
+      if (h.valid_acc >= 0) {
+        tr.x.push_back(h.epoch);
+        tr.y.push_back(h.train_acc);
+        va.x.push_back(h.epoch);
+        va.y.push_back(h.valid_acc);
+        te.x.push_back(h.epoch);
+        te.y.push_back(h.test_acc);
+      }
+    }
+    loss.series = {l};
+    acc.series = {tr, va, te};
+    if (r.best_epoch > 0) {
+      acc.vlines = {double(r.best_epoch)};
+      acc.vline_label = "selected epoch";
+    }
+    write_file(s.curve_svg, render_svg("ttgnn train (mini-batch GraphSAGE): input " + s.input +
+                                           ", order " + s.order,
+                                       {loss, acc}));
+  }
+
+  TrainRunSummary sum;
+  sum.status = r.stop_reason == "non_finite_loss" ? "nonfinite"
+               : r.stop_reason == "early_stopping" ? "early_stopping"
+                                                   : "completed";
+  if (sum.status == "nonfinite")
+    sum.message = "a mini-batch loss was NaN/Inf; training stopped before its update";
+  sum.test_acc = r.test_acc;
+  sum.valid_acc = r.valid_acc;
+  sum.train_acc = r.train_acc;
+  sum.best_epoch = r.best_epoch;
+  sum.gnn_params = r.gnn_params;
+  sum.embedding_params = r.embedding_params;
+  sum.compression = r.embedding_params > 0 ? r.compression : std::nan("");
+  sum.epoch_seconds = r.epoch_time_s;
+  JsonWriter j;
+  j.field("status", sum.status);
+  if (!sum.message.empty())
+    j.field("message", sum.message);
+  j.field("test_acc", sum.test_acc);
+  j.field("valid_acc", sum.valid_acc);
+  j.field("train_acc", sum.train_acc);
+  j.field("best_epoch", sum.best_epoch);
+  j.field("last_epoch", r.epochs_run);
+  j.field("gnn_params", static_cast<long long>(sum.gnn_params));
+  j.field("embedding_params", static_cast<long long>(sum.embedding_params));
+  j.field("compression", sum.compression);
+  j.field("tt_shape", r.tt_shape);
+  j.field("epoch_time_s", sum.epoch_seconds);
+  j.field("batches_per_epoch", static_cast<long long>(r.batches_per_epoch));
+  j.field("train_time_s", r.train_seconds);
+  j.field("load_time_s", info.seconds);
+  j.field("order_time_s", r.order_seconds);
+  j.field("total_time_s", since(t0));
+  j.field("peak_rss_mb", r.peak_rss_mb);
+  j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
+  j.field("num_nodes", static_cast<long long>(data.num_nodes()));
+  j.field("num_arcs", static_cast<long long>(data.graph.num_arcs()));
+  j.field("num_classes", data.num_classes);
+  j.field("dataset", s.dataset);
+  j.field("split", load.split);
+  j.field("metrics_out", s.metrics_out);
+  j.field("curve_svg", s.curve_svg);
+  j.raw("settings", "{" + settings_json(e) + "}");
+  sum.json = j.str();
+  return sum;
+}
+
+} // namespace ttgnn::cli

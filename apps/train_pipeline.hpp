@@ -1,0 +1,85 @@
+#ifndef TTGNN_APPS_TRAIN_PIPELINE_HPP
+#define TTGNN_APPS_TRAIN_PIPELINE_HPP
+/// \file train_pipeline.hpp
+/// \brief The whole full-batch experiment behind `ttgnn train` (and presets such as
+/// `ttgnn ogb`): load an OGB-layout folder, order the nodes, permute every node array, build
+/// the normalised adjacency, the input (features / full table / TT table, initialised
+/// Gaussian, orthogonal or spectral), the GCN/SAGE model, train with FullBatchTrainer, then
+/// write the requested outputs (embeddings in original order, metrics CSV, curve SVG) and
+/// return the summary as one JSON object.
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace ttgnn::cli {
+
+class Options;
+
+/// \brief Every setting of a full-batch run (the options of `ttgnn train`).
+struct TrainSettings {
+  // data
+  std::string dataset, split, cache_dir;
+  std::string feature_norm = "none"; ///< none | row (divide each row by its L1 norm)
+  // input and ordering
+  std::string input = "feat";       ///< feat | emb | tt | feat+tt | feat+emb
+  std::string order = "original";   ///< original | random | metis | metis-hier | rcm
+  std::string init = "ortho";       ///< gaussian | ortho | spectral
+  double init_std = 1.0;            ///< RMS entry of the initial table
+  double spectral_exponent = 0.5;
+  std::int64_t emb_dim = 64;
+  std::int64_t tt_rank = 8;
+  std::vector<std::int64_t> tt_shape; ///< row factors n_k (empty: balanced with tt_slack)
+  std::vector<std::int64_t> tt_dims;  ///< column factors d_k (empty: from emb_dim)
+  double tt_slack = 1.05;
+  // model
+  std::string model = "gcn"; ///< gcn | sage
+  std::int64_t hidden = 16;
+  int layers = 2;
+  double dropout = 0.5;
+  double input_dropout = -1; ///< < 0: dropout
+  bool residual = false, batch_norm = false;
+  // optimisation
+  int epochs = 200;
+  std::string optimizer = "adam";
+  double lr = 0.01, weight_decay = 5e-4;
+  double emb_lr = -1, emb_weight_decay = -1; ///< < 0: as the GNN's
+  int patience = 0, warmup = 0;
+  double plateau_factor = 1.0;
+  int plateau_patience = 10;
+  std::uint64_t seed = 0;
+  // outputs
+  std::string checkpoint;
+  int checkpoint_every = 1;
+  bool resume = false;
+  std::string export_embeddings, metrics_out, curve_svg;
+  bool progress = true; ///< one line per epoch on stderr
+};
+
+/// \brief Declares the options of TrainSettings on \p opts (defaults from a default-built
+/// TrainSettings), so presets can add theirs.
+void declare_train_options(Options &opts);
+/// \brief Reads the declared options into settings.
+TrainSettings train_settings_from(Options const &opts);
+
+/// \brief Result of run_full_batch_training.
+struct TrainRunSummary {
+  std::string json;     ///< one-line JSON object (accuracies, sizes, timings, every setting)
+  std::string status;   ///< completed | early_stopping | nonfinite
+  std::string message;  ///< why training stopped early on a non-finite value
+  double test_acc = 0, valid_acc = 0, train_acc = 0, compression = 0;
+  std::int64_t gnn_params = 0, embedding_params = 0;
+  int best_epoch = 0;
+  double epoch_seconds = 0;
+};
+
+/// \brief Runs the experiment; progress lines go to \p progress (may be null).
+TrainRunSummary run_full_batch_training(TrainSettings const &settings, std::FILE *progress);
+
+/// \brief Peak resident memory of this process in MiB (VmHWM, else getrusage).
+double peak_rss_mb();
+
+} // namespace ttgnn::cli
+
+#endif

@@ -1,0 +1,305 @@
+// Training-speed benchmarks (JSON lines on stdout; run through bench/compare_train.sh for the
+// side-by-side comparison with PyTorch).
+//
+//   bench_train --mode export --out DIR [--nodes 1000000 --avg-degree 40 --features 128
+//               --classes 16 --seed 0]
+//       generates a DC-SBM graph and writes DIR/{row_map,entries,features,labels,train}.npy
+//       (CSR of the symmetric graph without self loops, float32 features, int64 ids).
+//   bench_train --mode gcn --data DIR [--hidden 128 --layers 2 --epochs 10 --warmup 2]
+//       full-batch GCN training epochs on the exported data (forward, backward, Adam), the same
+//       model as bench/train_torch.py: median epoch time and peak RSS.
+//   bench_train --mode sage-minibatch [--nodes 2449029 --avg-degree 50.5 --features 100
+//               --classes 47 --train 0.08 --batch-size 1000 --fanout 5,10,15 --hidden 256
+//               --layers 3 --max-batches 40 --input feat|tt --eval]
+//       ogbn-products-scale mini-batch GraphSAGE (generated in memory): median batch time over
+//       the first max-batches batches, the full epoch extrapolated from it (the epoch has
+//       ceil(train / batch) batches), sampling share, peak RSS; --eval adds one layer-wise
+//       full-neighbour inference pass over all nodes.
+#include "apps/cli_options.hpp"
+#include "core/error.hpp"
+#include "core/json_writer.hpp"
+#include "core/kokkos_compat.hpp"
+#include "graph/neighbor_sampler.hpp"
+#include "graph/npy_reader.hpp"
+#include "graph/sbm_dataset.hpp"
+#include "models/full_batch_trainer.hpp"
+#include "models/gcn_norm.hpp"
+#include "models/minibatch_trainer.hpp"
+#include "models/node_input.hpp"
+#include "models/npy_writer.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Clock = std::chrono::steady_clock;
+using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+ttgnn::SbmConfig sbm_config(ttgnn::cli::Options const &o) {
+  ttgnn::SbmConfig c;
+  c.num_nodes = o.get_int("nodes");
+  c.avg_degree = o.get_double("avg-degree");
+  c.num_features = static_cast<int>(o.get_int("features"));
+  c.num_classes = static_cast<int>(o.get_int("classes"));
+  c.homophily = o.get_double("homophily");
+  c.communities = static_cast<int>(o.get_int("communities"));
+  c.train_fraction = o.get_double("train");
+  c.valid_fraction = o.get_double("valid");
+  c.seed = static_cast<std::uint64_t>(o.get_int("seed"));
+  return c;
+}
+
+template <class View>
+void write_ids(std::string const &path, View const &v) {
+  ttgnn::NpyWriter w(path, "<i8", {static_cast<std::int64_t>(v.extent(0))});
+  std::vector<std::int64_t> buf(v.extent(0));
+  for (std::size_t i = 0; i < v.extent(0); ++i)
+    buf[i] = static_cast<std::int64_t>(v(i));
+  w.write(buf.data(), buf.size());
+  w.commit();
+}
+
+HostIds read_ids(std::string const &path) {
+  auto r = ttgnn::NpyReader::open_file(path);
+  HostIds out(Kokkos::view_alloc(Kokkos::WithoutInitializing, path), r.remaining());
+  r.read(out.data(), out.extent(0));
+  return out;
+}
+
+int run_export(ttgnn::cli::Options const &o) {
+  const std::string dir = o.get("out");
+  ::mkdir(dir.c_str(), 0755);
+  const auto t0 = Clock::now();
+  const auto data = ttgnn::make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(), sbm_config(o));
+  const double gen = since(t0);
+  write_ids(dir + "/row_map.npy", data.graph.row_map);
+  write_ids(dir + "/entries.npy", data.graph.entries);
+  write_ids(dir + "/labels.npy", data.labels);
+  write_ids(dir + "/train.npy", data.train);
+  ttgnn::NpyWriter f(dir + "/features.npy", "<f4",
+                     {data.num_nodes(), static_cast<std::int64_t>(data.features.extent(1))});
+  f.write(data.features.data(), data.features.size());
+  f.commit();
+  ttgnn::JsonWriter j;
+  j.field("bench", "export");
+  j.field("nodes", static_cast<long long>(data.num_nodes()));
+  j.field("arcs", static_cast<long long>(data.graph.num_arcs()));
+  j.field("features", static_cast<long long>(data.features.extent(1)));
+  j.field("classes", data.num_classes);
+  j.field("generate_s", gen);
+  j.field("total_s", since(t0));
+  std::cout << j.str() << std::endl;
+  return 0;
+}
+
+int run_gcn(ttgnn::cli::Options const &o) {
+  using namespace ttgnn;
+  using Scalar = float;
+  const std::string dir = o.get("data");
+  Space space;
+  Dataset<std::int32_t> data;
+  data.graph.row_map = read_ids(dir + "/row_map.npy");
+  {
+    const HostIds e = read_ids(dir + "/entries.npy");
+    data.graph.entries = Kokkos::View<std::int32_t *, Kokkos::HostSpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "entries"), e.extent(0));
+    for (std::size_t k = 0; k < e.extent(0); ++k)
+      data.graph.entries(k) = static_cast<std::int32_t>(e(k));
+  }
+  const HostIds labels64 = read_ids(dir + "/labels.npy");
+  const HostIds train = read_ids(dir + "/train.npy");
+  auto fr = NpyReader::open_file(dir + "/features.npy");
+  const std::int64_t n = data.num_nodes(), f = fr.header().shape.at(1);
+  Matrix<Scalar, Space> x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "features"), n, f);
+  {
+    auto hx = Kokkos::create_mirror_view(x);
+    fr.read(hx.data(), hx.size());
+    Kokkos::deep_copy(x, hx);
+  }
+  Kokkos::View<std::int32_t *, Space::memory_space> labels("labels", n);
+  int classes = 0;
+  {
+    auto hl = Kokkos::create_mirror_view(labels);
+    for (std::int64_t i = 0; i < n; ++i) {
+      hl(i) = static_cast<std::int32_t>(labels64(i));
+      classes = std::max(classes, hl(i) + 1);
+    }
+    Kokkos::deep_copy(labels, hl);
+  }
+  auto train_d = Kokkos::create_mirror_view_and_copy(Space::memory_space(), train);
+  const auto t_norm = Clock::now();
+  auto a = gcn_norm<Scalar>(space, data.graph);
+  const double norm_s = since(t_norm);
+  NodeInput<Scalar, Space> input(n);
+  input.set_features(x);
+  GnnConfig cfg;
+  cfg.kind = GnnKind::gcn;
+  cfg.in_features = f;
+  cfg.hidden = o.get_int("hidden");
+  cfg.out_features = classes;
+  cfg.num_layers = static_cast<int>(o.get_int("layers"));
+  cfg.dropout = 0.5;
+  cfg.input_dropout = 0.5;
+  GnnModel<Scalar, Space> model(cfg);
+  TrainOptions t;
+  t.lr = 0.01;
+  t.weight_decay = 5e-4;
+  FullBatchTrainer<Scalar, Space> trainer(space, model, input, a, labels, train_d, train_d, train_d,
+                                          t);
+  const int warmup = static_cast<int>(o.get_int("warmup")), epochs = static_cast<int>(o.get_int("epochs"));
+  std::vector<double> times;
+  double loss = 0;
+  for (int e = 0; e < warmup + epochs; ++e) {
+    const auto t0 = Clock::now();
+    loss = trainer.train_step();
+    space.fence();
+    if (e >= warmup)
+      times.push_back(since(t0));
+  }
+  JsonWriter j;
+  j.field("bench", "gcn_full_batch_epoch");
+  j.field("impl", "ttgnn");
+  j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
+  j.field("nodes", static_cast<long long>(n));
+  j.field("arcs", static_cast<long long>(data.graph.num_arcs()));
+  j.field("features", static_cast<long long>(f));
+  j.field("hidden", static_cast<long long>(cfg.hidden));
+  j.field("layers", cfg.num_layers);
+  j.field("classes", classes);
+  j.field("epochs", epochs);
+  j.field("epoch_s_median", median(times));
+  j.field("epoch_s", times);
+  j.field("last_loss", loss);
+  j.field("gcn_norm_s", norm_s);
+  j.field("peak_rss_mb", peak_rss_mb());
+  std::cout << j.str() << std::endl;
+  return 0;
+}
+
+int run_sage(ttgnn::cli::Options const &o) {
+  using namespace ttgnn;
+  const auto t0 = Clock::now();
+  const auto data = make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(), sbm_config(o));
+  const double gen = since(t0);
+  const double rss_data = peak_rss_mb();
+  std::fprintf(stderr, "bench_train: generated %lld nodes, %lld arcs in %.1f s (peak RSS %.0f MB)\n",
+               static_cast<long long>(data.num_nodes()), static_cast<long long>(data.graph.num_arcs()),
+               gen, rss_data);
+  MinibatchTrainOptions m;
+  m.num_layers = static_cast<int>(o.get_int("layers"));
+  m.hidden = o.get_int("hidden");
+  m.dropout = 0.5;
+  m.fanouts = parse_fanouts(o.get("fanout"));
+  m.batch_size = o.get_int("batch-size");
+  m.epochs = 1;
+  m.lr = 0.003;
+  m.evaluate = false;
+  m.max_batches = o.get_int("max-batches");
+  m.input.kind = parse_minibatch_input(o.get("input"));
+  m.input.dim = 100;
+  m.input.tt_rank = 8;
+  m.input.init = "gaussian";
+  const auto t1 = Clock::now();
+  std::vector<double> sample_share;
+  const MinibatchResult r = train_minibatch(
+      Space(), data, m, {}, 0, [&](MinibatchEpoch const &e, MinibatchResult const &) {
+        sample_share.push_back(e.sample_seconds / e.seconds);
+        std::fprintf(stderr, "bench_train: %lld batches in %.2f s (sampling %.2f s), %lld sampled "
+                             "edges, %lld input rows\n",
+                     static_cast<long long>(e.batches), e.seconds, e.sample_seconds,
+                     static_cast<long long>(e.sampled_edges), static_cast<long long>(e.input_rows));
+      });
+  const double train_s = since(t1);
+  JsonWriter j;
+  j.field("bench", "sage_minibatch_epoch");
+  j.field("impl", "ttgnn");
+  j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
+  j.field("nodes", static_cast<long long>(data.num_nodes()));
+  j.field("arcs", static_cast<long long>(data.graph.num_arcs()));
+  j.field("features", static_cast<long long>(data.num_features()));
+  j.field("train_nodes", static_cast<long long>(data.train.extent(0)));
+  j.field("input", o.get("input"));
+  j.field("fanouts", m.fanouts);
+  j.field("batch_size", static_cast<long long>(m.batch_size));
+  j.field("hidden", static_cast<long long>(m.hidden));
+  j.field("batches_timed", static_cast<long long>(r.epochs.at(0).batches));
+  j.field("batches_per_epoch", static_cast<long long>(r.batches_per_epoch));
+  j.field("batch_s_median", r.batch_time_s);
+  j.field("epoch_s_extrapolated", r.batch_time_s * static_cast<double>(r.batches_per_epoch));
+  j.field("sampling_share", sample_share.empty() ? 0.0 : sample_share[0]);
+  j.field("generate_s", gen);
+  j.field("train_s", train_s);
+  j.field("peak_rss_after_generation_mb", rss_data);
+  j.field("peak_rss_mb", r.peak_rss_mb);
+  if (o.get_flag("eval")) {
+    // One layer-wise inference pass with the (briefly trained) model: the evaluation cost.
+    m.max_batches = 1;
+    m.evaluate = true;
+    const auto t2 = Clock::now();
+    const MinibatchResult e = train_minibatch(Space(), data, m);
+    j.field("eval_s", e.epochs.at(0).eval_seconds);
+    j.field("eval_run_s", since(t2));
+    j.field("peak_rss_with_eval_mb", peak_rss_mb());
+  }
+  std::cout << j.str() << std::endl;
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char *argv[]) {
+  Kokkos::ScopeGuard guard(argc, argv);
+  ttgnn::cli::Options o("bench_train");
+  o.value("mode", "export | gcn | sage-minibatch", "", true)
+      .value("out", "export: output folder", "")
+      .value("data", "gcn: folder written by --mode export", "")
+      .value("nodes", "generated nodes", "2449029")
+      .value("avg-degree", "generated average degree", "50.5")
+      .value("features", "feature dimension", "100")
+      .value("classes", "classes", "47")
+      .value("homophily", "edge homophily", "0.8")
+      .value("communities", "communities per class", "8")
+      .value("train", "train fraction", "0.08")
+      .value("valid", "valid fraction", "0.02")
+      .value("seed", "seed", "0")
+      .value("hidden", "hidden width", "256")
+      .value("layers", "layers", "3")
+      .value("epochs", "gcn: timed epochs", "10")
+      .value("warmup", "gcn: untimed epochs first", "2")
+      .value("batch-size", "sage: batch size", "1000")
+      .value("fanout", "sage: fan-outs, input layer first", "5,10,15")
+      .value("max-batches", "sage: batches timed", "40")
+      .value("input", "sage: feat | tt | emb", "feat")
+      .flag("eval", "sage: also time one layer-wise inference pass");
+  try {
+    if (!o.parse(argc, argv, 1))
+      return 0;
+    const std::string mode = o.get("mode");
+    if (mode == "export")
+      return run_export(o);
+    if (mode == "gcn")
+      return run_gcn(o);
+    if (mode == "sage-minibatch")
+      return run_sage(o);
+    throw ttgnn::ConfigError("--mode: expected export, gcn or sage-minibatch");
+  } catch (std::exception const &e) {
+    std::fprintf(stderr, "bench_train: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,485 @@
+#include "graph/graph_cache.hpp"
+
+#include "core/error.hpp"
+#include "graph/text_parse.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+namespace ttgnn {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char magic[8] = {'T', 'T', 'G', 'N', 'N', 'D', 'C', '\n'};
+constexpr std::uint32_t version = 1;
+constexpr std::size_t block_bytes = std::size_t(4) << 20;
+
+constexpr std::uint64_t p1 = 11400714785074694791ULL, p2 = 14029467366897019727ULL,
+                        p3 = 1609587929392839161ULL, p4 = 9650029242287828579ULL,
+                        p5 = 2870177450012600261ULL;
+
+inline std::uint64_t rotl(std::uint64_t x, int r) {
+  return (x << r) | (x >> (64 - r));
+}
+inline std::uint64_t read64(unsigned char const *p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+inline std::uint32_t read32(unsigned char const *p) {
+  std::uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+inline std::uint64_t round64(std::uint64_t acc, std::uint64_t input) {
+  return rotl(acc + input * p2, 31) * p1;
+}
+inline std::uint64_t merge64(std::uint64_t acc, std::uint64_t val) {
+  return (acc ^ round64(0, val)) * p1 + p4;
+}
+
+/// Checksum of a large range: 4 MiB blocks hashed in parallel, then the block hashes hashed.
+/// The result does not depend on the number of threads.
+std::uint64_t section_checksum(void const *data, std::size_t bytes, std::uint64_t seed) {
+  if (bytes <= block_bytes)
+    return checksum64(data, bytes, seed);
+  const std::size_t blocks = (bytes + block_bytes - 1) / block_bytes;
+  std::vector<std::uint64_t> h(blocks);
+  auto const *base = static_cast<unsigned char const *>(data);
+  Kokkos::parallel_for("ttgnn::graph_cache::checksum",
+                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, blocks),
+                       [&](std::size_t b) {
+                         const std::size_t begin = b * block_bytes;
+                         h[b] = checksum64(base + begin, std::min(block_bytes, bytes - begin), b);
+                       });
+  return checksum64(h.data(), blocks * sizeof(std::uint64_t), seed);
+}
+
+struct Section {
+  void *data;
+  std::size_t bytes;
+};
+
+/// The sizes stored in the header. feat_nnz < 0: dense features (feat_rows x feat_cols
+/// floats); else sparse rows: feat_rows + 1 int64 offsets, feat_nnz int32 columns and feat_nnz
+/// floats (used when that is less than half the dense size, e.g. bag-of-words features).
+struct Sizes {
+  std::int64_t nodes, arcs, labels, classes, feat_rows, feat_cols, feat_nnz, years, train, valid,
+      test;
+};
+
+/// Features as sparse rows; a value is stored when its bits are not all zero (so -0.0 survives).
+struct SparseRows {
+  std::vector<std::int64_t> offsets;
+  std::vector<std::int32_t> cols;
+  std::vector<float> values;
+};
+
+template <class V> Section section(V const &v) {
+  using T = typename V::value_type;
+  return Section{const_cast<void *>(static_cast<void const *>(v.data())), v.size() * sizeof(T)};
+}
+
+template <class T> Section section(std::vector<T> const &v) {
+  return Section{const_cast<void *>(static_cast<void const *>(v.data())), v.size() * sizeof(T)};
+}
+
+inline bool nonzero_bits(float x) {
+  std::uint32_t b;
+  std::memcpy(&b, &x, 4);
+  return b != 0;
+}
+
+/// Number of stored (non-zero-bit) feature values.
+std::int64_t count_nonzero(Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> x) {
+  float const *data = x.data();
+  const std::int64_t size = static_cast<std::int64_t>(x.size());
+  return text::host_sum(
+      "ttgnn::graph_cache::count_nonzero", size, size,
+      [=](std::int64_t k, std::int64_t &acc) { acc += nonzero_bits(data[k]) ? 1 : 0; });
+}
+
+SparseRows to_sparse(Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> x,
+                     std::int64_t nnz) {
+  SparseRows s;
+  s.offsets.reserve(x.extent(0) + 1);
+  s.cols.reserve(nnz);
+  s.values.reserve(nnz);
+  s.offsets.push_back(0);
+  for (std::size_t i = 0; i < x.extent(0); ++i) {
+    for (std::size_t j = 0; j < x.extent(1); ++j)
+      if (nonzero_bits(x(i, j))) {
+        s.cols.push_back(static_cast<std::int32_t>(j));
+        s.values.push_back(x(i, j));
+      }
+    s.offsets.push_back(static_cast<std::int64_t>(s.cols.size()));
+  }
+  return s;
+}
+
+/// Checks the sparse rows and expands them into the zero-initialised \p x; "" or what is wrong.
+std::string expand(SparseRows const &s,
+                   Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> x) {
+  const std::int64_t rows = static_cast<std::int64_t>(x.extent(0));
+  const std::int64_t cols = static_cast<std::int64_t>(x.extent(1));
+  const std::int64_t nnz = static_cast<std::int64_t>(s.cols.size());
+  if (s.offsets.front() != 0 || s.offsets.back() != nnz)
+    return "sparse feature rows do not span their values";
+  auto const *off = s.offsets.data();
+  auto const *col = s.cols.data();
+  auto const *val = s.values.data();
+  const std::int64_t bad = text::host_sum("ttgnn::graph_cache::expand_features", rows, rows + nnz,
+                                          [=](std::int64_t i, std::int64_t &acc) {
+                                            if (off[i + 1] < off[i] || off[i + 1] > nnz) {
+                                              ++acc;
+                                              return;
+                                            }
+                                            for (std::int64_t k = off[i]; k < off[i + 1]; ++k) {
+                                              if (col[k] < 0 || col[k] >= cols)
+                                                ++acc;
+                                              else
+                                                x(i, col[k]) = val[k];
+                                            }
+                                          });
+  return bad ? "sparse feature rows out of order or columns out of range" : "";
+}
+
+void put(std::string &out, void const *p, std::size_t n) {
+  out.append(static_cast<char const *>(p), n);
+}
+void put_string(std::string &out, std::string const &s) {
+  const std::uint64_t n = s.size();
+  put(out, &n, 8);
+  out += s;
+}
+
+/// Sequential reader of the header that keeps every byte for the checksum.
+struct HeaderReader {
+  std::FILE *f;
+  std::string bytes;
+  bool get(void *p, std::size_t n) {
+    if (std::fread(p, 1, n, f) != n)
+      return false;
+    put(bytes, p, n);
+    return true;
+  }
+  bool get_string(std::string &s, std::uint64_t limit) {
+    std::uint64_t n = 0;
+    if (!get(&n, 8) || n > limit)
+      return false;
+    s.resize(n);
+    return n == 0 || get(s.data(), n);
+  }
+};
+
+struct FileCloser {
+  std::FILE *f;
+  ~FileCloser() {
+    if (f)
+      std::fclose(f);
+  }
+};
+
+template <class Ordinal> std::string check_structure(Dataset<Ordinal> const &d) {
+  const std::int64_t n = d.num_nodes();
+  auto row_map = d.graph.row_map;
+  auto entries = d.graph.entries;
+  if (row_map(0) != 0 || row_map(n) != d.graph.num_arcs())
+    return "row_map does not span the entries";
+  const std::int64_t bad =
+      text::host_sum("ttgnn::graph_cache::check_rows", n, n + d.graph.num_arcs(),
+                     [=](std::int64_t i, std::int64_t &acc) {
+                       if (row_map(i + 1) < row_map(i))
+                         ++acc;
+                       else
+                         for (std::int64_t k = row_map(i); k < row_map(i + 1); ++k)
+                           acc += (entries(k) < 0 || entries(k) >= n) ? 1 : 0;
+                     });
+  if (bad)
+    return "CSR rows out of order or neighbour ids out of range";
+  for (std::size_t i = 0; i < d.labels.extent(0); ++i)
+    if (d.labels(i) < -1 || d.labels(i) >= d.num_classes)
+      return "label out of range";
+  for (auto const *split : {&d.train, &d.valid, &d.test})
+    for (std::size_t i = 0; i < split->extent(0); ++i)
+      if ((*split)(i) < 0 || (*split)(i) >= n)
+        return "split id out of range";
+  return "";
+}
+
+} // namespace
+
+char const *to_string(CacheStatus status) {
+  switch (status) {
+  case CacheStatus::disabled:
+    return "disabled";
+  case CacheStatus::hit:
+    return "hit";
+  case CacheStatus::missing:
+    return "missing";
+  case CacheStatus::stale:
+    return "stale";
+  case CacheStatus::truncated:
+    return "truncated";
+  case CacheStatus::corrupt:
+    return "corrupt";
+  }
+  return "?";
+}
+
+std::uint64_t checksum64(void const *data, std::size_t len, std::uint64_t seed) {
+  auto const *p = static_cast<unsigned char const *>(data);
+  auto const *const end = p + len;
+  std::uint64_t h;
+  if (len >= 32) {
+    std::uint64_t v1 = seed + p1 + p2, v2 = seed + p2, v3 = seed, v4 = seed - p1;
+    auto const *const limit = end - 32;
+    do {
+      v1 = round64(v1, read64(p));
+      v2 = round64(v2, read64(p + 8));
+      v3 = round64(v3, read64(p + 16));
+      v4 = round64(v4, read64(p + 24));
+      p += 32;
+    } while (p <= limit);
+    h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
+    h = merge64(merge64(merge64(merge64(h, v1), v2), v3), v4);
+  } else {
+    h = seed + p5;
+  }
+  h += static_cast<std::uint64_t>(len);
+  for (; p + 8 <= end; p += 8)
+    h = rotl(h ^ round64(0, read64(p)), 27) * p1 + p4;
+  if (p + 4 <= end) {
+    h = rotl(h ^ (static_cast<std::uint64_t>(read32(p)) * p1), 23) * p2 + p3;
+    p += 4;
+  }
+  for (; p < end; ++p)
+    h = rotl(h ^ (*p * p5), 11) * p1;
+  h ^= h >> 33;
+  h *= p2;
+  h ^= h >> 29;
+  h *= p3;
+  h ^= h >> 32;
+  return h;
+}
+
+std::string file_fingerprint(std::vector<std::string> const &paths) {
+  std::string out;
+  for (auto const &p : paths) {
+    std::error_code ec;
+    const auto size = fs::file_size(p, ec);
+    const auto mtime = fs::last_write_time(p, ec).time_since_epoch();
+    out += p + " " + std::to_string(ec ? -1 : static_cast<long long>(size)) + " " +
+           std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(mtime).count()) +
+           "\n";
+  }
+  return out;
+}
+
+std::string graph_cache_path(std::string const &cache_dir, std::string const &identity,
+                             std::string const &name) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(checksum64(identity.data(), identity.size())));
+  std::string safe;
+  for (char c : name)
+    safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '_';
+  return (fs::path(cache_dir) / (safe + "-" + hex + ".ttgnn")).string();
+}
+
+template <class Ordinal>
+CacheStatus read_graph_cache(std::string const &path, std::string const &key, Dataset<Ordinal> &out,
+                             std::string *detail) {
+  auto why = [&](CacheStatus s, std::string const &msg) {
+    if (detail)
+      *detail = path + ": " + msg;
+    return s;
+  };
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    return why(CacheStatus::missing, "no cache file");
+  const std::uint64_t file_size = fs::file_size(path, ec);
+  FileCloser file{std::fopen(path.c_str(), "rb")};
+  if (ec || !file.f)
+    return why(CacheStatus::missing, "cannot open the cache file");
+  HeaderReader in{file.f, {}};
+  char m[8];
+  std::uint32_t ver = 0, ordinal_bytes = 0;
+  if (!in.get(m, 8))
+    return why(CacheStatus::truncated, "shorter than its header");
+  if (std::memcmp(m, magic, 8) != 0)
+    return why(CacheStatus::corrupt, "bad magic");
+  if (!in.get(&ver, 4) || !in.get(&ordinal_bytes, 4))
+    return why(CacheStatus::truncated, "shorter than its header");
+  if (ver != version)
+    return why(CacheStatus::stale, "cache format version " + std::to_string(ver));
+  if (ordinal_bytes != sizeof(Ordinal))
+    return why(CacheStatus::stale, "written for another node id width");
+  std::string stored_key, name, split_name;
+  if (!in.get_string(stored_key, file_size) || !in.get_string(name, file_size) ||
+      !in.get_string(split_name, file_size))
+    return why(CacheStatus::truncated, "shorter than its header");
+  if (stored_key != key)
+    return why(CacheStatus::stale, "made from other sources or options");
+  Sizes z{};
+  if (!in.get(&z, sizeof z))
+    return why(CacheStatus::truncated, "shorter than its header");
+  const std::int64_t limit = static_cast<std::int64_t>(file_size);
+  for (std::int64_t v :
+       {z.nodes, z.arcs, z.labels, z.feat_rows, z.feat_cols, z.years, z.train, z.valid, z.test})
+    if (v < 0 || v > limit)
+      return why(CacheStatus::corrupt, "implausible sizes in the header");
+  const bool sparse = z.feat_nnz >= 0;
+  if ((z.labels != 0 && z.labels != z.nodes) || (z.years != 0 && z.years != z.nodes) ||
+      (z.feat_rows != 0 && z.feat_rows != z.nodes) || z.classes < 0 || z.classes > limit ||
+      (z.feat_rows > 0 && !sparse && z.feat_cols > limit / z.feat_rows) || z.feat_nnz > limit ||
+      z.feat_cols > std::numeric_limits<std::int32_t>::max())
+    return why(CacheStatus::corrupt, "inconsistent sizes in the header");
+
+  Dataset<Ordinal> d;
+  auto alloc = [](auto &v, char const *label, auto... extents) {
+    using V = std::decay_t<decltype(v)>;
+    v = V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), extents...);
+  };
+  alloc(d.graph.row_map, "ttgnn::load::row_map", z.nodes + 1);
+  alloc(d.graph.entries, "ttgnn::load::entries", z.arcs);
+  alloc(d.labels, "ttgnn::load::labels", z.labels);
+  alloc(d.node_year, "ttgnn::load::node_year", z.years);
+  alloc(d.train, "ttgnn::load::train", z.train);
+  alloc(d.valid, "ttgnn::load::valid", z.valid);
+  alloc(d.test, "ttgnn::load::test", z.test);
+  SparseRows rows;
+  std::vector<Section> sections{section(d.graph.row_map), section(d.graph.entries),
+                                section(d.labels)};
+  if (sparse) {
+    rows.offsets.resize(z.feat_rows + 1);
+    rows.cols.resize(z.feat_nnz);
+    rows.values.resize(z.feat_nnz);
+    sections.insert(sections.end(),
+                    {section(rows.offsets), section(rows.cols), section(rows.values)});
+  } else {
+    alloc(d.features, "ttgnn::load::features", z.feat_rows, z.feat_cols);
+    sections.push_back(section(d.features));
+  }
+  sections.insert(sections.end(),
+                  {section(d.node_year), section(d.train), section(d.valid), section(d.test)});
+  std::uint64_t expected = in.bytes.size() + sizeof(std::uint64_t);
+  for (auto const &s : sections)
+    expected += s.bytes;
+  if (expected != file_size)
+    return why(CacheStatus::truncated, std::to_string(file_size) + " bytes where the header says " +
+                                           std::to_string(expected));
+  std::uint64_t sum = checksum64(in.bytes.data(), in.bytes.size(), 0);
+  for (auto const &s : sections) {
+    if (std::fread(s.data, 1, s.bytes, file.f) != s.bytes)
+      return why(CacheStatus::truncated, "data end early");
+    sum = section_checksum(s.data, s.bytes, sum);
+  }
+  std::uint64_t stored_sum = 0;
+  if (std::fread(&stored_sum, 1, 8, file.f) != 8)
+    return why(CacheStatus::truncated, "checksum missing");
+  if (stored_sum != sum)
+    return why(CacheStatus::corrupt, "checksum mismatch");
+  if (sparse) { // zero-initialised (in parallel), then the stored values
+    d.features = decltype(d.features)("ttgnn::load::features", z.feat_rows, z.feat_cols);
+    if (std::string bad = expand(rows, d.features); !bad.empty())
+      return why(CacheStatus::corrupt, bad);
+  }
+  d.name = name;
+  d.split_name = split_name;
+  d.num_classes = static_cast<int>(z.classes);
+  if (std::string bad = check_structure(d); !bad.empty())
+    return why(CacheStatus::corrupt, bad);
+  out = std::move(d);
+  return CacheStatus::hit;
+}
+
+template <class Ordinal>
+void write_graph_cache(std::string const &path, std::string const &key, Dataset<Ordinal> const &d) {
+  static std::atomic<int> counter{0};
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  const std::string tmp =
+      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  std::string header;
+  put(header, magic, 8);
+  const std::uint32_t ordinal_bytes = sizeof(Ordinal);
+  put(header, &version, 4);
+  put(header, &ordinal_bytes, 4);
+  put_string(header, key);
+  put_string(header, d.name);
+  put_string(header, d.split_name);
+  // bag-of-words features: store sparse rows when that halves their size
+  const std::int64_t dense_bytes = static_cast<std::int64_t>(d.features.size() * sizeof(float));
+  const std::int64_t nnz = dense_bytes > 0 ? count_nonzero(d.features) : 0;
+  const bool sparse =
+      dense_bytes > 0 &&
+      nnz * 8 + 8 * static_cast<std::int64_t>(d.features.extent(0) + 1) < dense_bytes / 2;
+  const Sizes z{d.num_nodes(),
+                d.graph.num_arcs(),
+                static_cast<std::int64_t>(d.labels.extent(0)),
+                d.num_classes,
+                static_cast<std::int64_t>(d.features.extent(0)),
+                static_cast<std::int64_t>(d.features.extent(1)),
+                sparse ? nnz : -1,
+                static_cast<std::int64_t>(d.node_year.extent(0)),
+                static_cast<std::int64_t>(d.train.extent(0)),
+                static_cast<std::int64_t>(d.valid.extent(0)),
+                static_cast<std::int64_t>(d.test.extent(0))};
+  put(header, &z, sizeof z);
+  SparseRows rows;
+  std::vector<Section> sections{section(d.graph.row_map), section(d.graph.entries),
+                                section(d.labels)};
+  if (sparse) {
+    rows = to_sparse(d.features, nnz);
+    sections.insert(sections.end(),
+                    {section(rows.offsets), section(rows.cols), section(rows.values)});
+  } else {
+    sections.push_back(section(d.features));
+  }
+  sections.insert(sections.end(),
+                  {section(d.node_year), section(d.train), section(d.valid), section(d.test)});
+  std::FILE *f = std::fopen(tmp.c_str(), "wb");
+  if (!f)
+    throw InputError(tmp + ": cannot write the cache: " + std::strerror(errno));
+  bool ok = std::fwrite(header.data(), 1, header.size(), f) == header.size();
+  std::uint64_t sum = checksum64(header.data(), header.size(), 0);
+  for (auto const &s : sections) {
+    ok = ok && std::fwrite(s.data, 1, s.bytes, f) == s.bytes;
+    sum = section_checksum(s.data, s.bytes, sum);
+  }
+  ok = ok && std::fwrite(&sum, 1, 8, f) == 8;
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok) {
+    fs::remove(tmp, ec);
+    throw InputError(tmp + ": cannot write the cache (disk full?)");
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw InputError(path + ": cannot rename the cache into place: " + ec.message());
+  }
+}
+
+#define TTGNN_INSTANTIATE_CACHE(ORDINAL)                                                           \
+  template CacheStatus read_graph_cache<ORDINAL>(std::string const &, std::string const &,         \
+                                                 Dataset<ORDINAL> &, std::string *);               \
+  template void write_graph_cache<ORDINAL>(std::string const &, std::string const &,               \
+                                           Dataset<ORDINAL> const &);
+TTGNN_INSTANTIATE_CACHE(std::int32_t)
+TTGNN_INSTANTIATE_CACHE(std::int64_t)
+
+} // namespace ttgnn

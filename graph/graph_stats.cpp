@@ -1,0 +1,203 @@
+#include "graph/graph_stats.hpp"
+
+#include "graph/csr_build.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace ttgnn {
+
+namespace stats_detail {
+
+/// Number of connected components and the size of the largest (union-find, host).
+template <class Ordinal>
+std::pair<std::int64_t, std::int64_t> components(CsrGraph<Ordinal, Kokkos::HostSpace> const &g) {
+  const std::int64_t n = g.num_nodes();
+  std::vector<std::int64_t> parent(n);
+  std::iota(parent.begin(), parent.end(), std::int64_t(0));
+  auto find = [&](std::int64_t x) {
+    while (parent[x] != x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
+    return x;
+  };
+  for (std::int64_t u = 0; u < n; ++u)
+    for (std::int64_t k = g.row_map(u); k < g.row_map(u + 1); ++k) {
+      const std::int64_t v = g.entries(k);
+      if (v <= u)
+        continue;
+      std::int64_t a = find(u), b = find(v);
+      if (a != b)
+        parent[std::max(a, b)] = std::min(a, b);
+    }
+  std::vector<std::int64_t> size(n, 0);
+  std::int64_t count = 0, largest = 0;
+  for (std::int64_t v = 0; v < n; ++v) {
+    const std::int64_t r = find(v);
+    count += r == v ? 1 : 0;
+    largest = std::max(largest, ++size[r]);
+  }
+  return {count, largest};
+}
+
+/// The undirected simple graph of \p g (both directions, no self loops).
+template <class ExecutionSpace, class Ordinal>
+CsrGraph<Ordinal, Kokkos::HostSpace> undirected(ExecutionSpace const &space,
+                                                CsrGraph<Ordinal, Kokkos::HostSpace> const &g) {
+  Kokkos::View<Ordinal *, Kokkos::HostSpace> src(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::graph_stats::src"), g.num_arcs());
+  auto row_map = g.row_map;
+  Kokkos::parallel_for("ttgnn::graph_stats::expand_rows",
+                       Kokkos::RangePolicy<ExecutionSpace>(space, 0, g.num_nodes()),
+                       [=](std::int64_t u) {
+                         for (std::int64_t k = row_map(u); k < row_map(u + 1); ++k)
+                           src(k) = static_cast<Ordinal>(u);
+                       });
+  return build_csr<ExecutionSpace, Ordinal>(space, src, g.entries, g.num_nodes(),
+                                            CsrBuildOptions{true, false});
+}
+
+} // namespace stats_detail
+
+template <class ExecutionSpace, class Ordinal>
+GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> const &data) {
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
+                "compute_graph_stats runs on a host execution space");
+  using Policy = Kokkos::RangePolicy<ExecutionSpace>;
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  GraphStats s;
+  auto const &g = data.graph;
+  const std::int64_t n = g.num_nodes();
+  s.num_nodes = n;
+  s.num_arcs = g.num_arcs();
+  s.num_self_loops = count_self_loops(space, g);
+  s.symmetric = is_symmetric(space, g);
+  const auto u = (s.symmetric && s.num_self_loops == 0) ? g : stats_detail::undirected(space, g);
+  s.num_edges = u.num_arcs() / 2;
+
+  // degrees
+  std::vector<std::int64_t> degree(n);
+  for (std::int64_t v = 0; v < n; ++v)
+    degree[v] = u.row_map(v + 1) - u.row_map(v);
+  if (n > 0) {
+    s.degree.min = *std::min_element(degree.begin(), degree.end());
+    s.degree.max = *std::max_element(degree.begin(), degree.end());
+    s.degree.mean = static_cast<double>(u.num_arcs()) / static_cast<double>(n);
+    s.num_isolated = std::count(degree.begin(), degree.end(), std::int64_t(0));
+    std::nth_element(degree.begin(), degree.begin() + n / 2, degree.end());
+    const double upper = static_cast<double>(degree[n / 2]);
+    if (n % 2 == 1) {
+      s.degree.median = upper;
+    } else {
+      const double lower =
+          static_cast<double>(*std::max_element(degree.begin(), degree.begin() + n / 2));
+      s.degree.median = 0.5 * (lower + upper);
+    }
+  }
+  std::tie(s.num_components, s.largest_component) = stats_detail::components(u);
+
+  // labels
+  auto labels = data.labels;
+  s.num_classes = data.num_classes;
+  s.class_counts.assign(std::max(0, s.num_classes), 0);
+  for (std::size_t v = 0; v < labels.extent(0); ++v)
+    if (labels(v) >= 0 && labels(v) < s.num_classes) {
+      ++s.class_counts[labels(v)];
+      ++s.num_labelled;
+    }
+  s.num_features = data.num_features();
+
+  // homophily: per labelled node, labelled neighbours (l) and same-label neighbours (same)
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> l("ttgnn::graph_stats::labelled_nbrs", n),
+      same("ttgnn::graph_stats::same_nbrs", n);
+  if (static_cast<std::int64_t>(labels.extent(0)) == n) {
+    auto row_map = u.row_map;
+    auto entries = u.entries;
+    Kokkos::parallel_for("ttgnn::graph_stats::neighbour_labels", Policy(space, 0, n),
+                         [=](std::int64_t v) {
+                           const std::int32_t y = labels(v);
+                           if (y < 0)
+                             return;
+                           std::int64_t nl = 0, ns = 0;
+                           for (std::int64_t k = row_map(v); k < row_map(v + 1); ++k) {
+                             const std::int32_t z = labels(entries(k));
+                             nl += z >= 0 ? 1 : 0;
+                             ns += z == y ? 1 : 0;
+                           }
+                           l(v) = nl;
+                           same(v) = ns;
+                         });
+  }
+  std::int64_t sum_l = 0, sum_same = 0, nodes_with = 0;
+  double node_sum = 0;
+  std::vector<std::int64_t> class_l(s.class_counts.size(), 0), class_same(s.class_counts.size(), 0);
+  for (std::int64_t v = 0; v < n && static_cast<std::int64_t>(labels.extent(0)) == n; ++v) {
+    if (labels(v) < 0 || l(v) == 0)
+      continue;
+    sum_l += l(v);
+    sum_same += same(v);
+    ++nodes_with;
+    node_sum += static_cast<double>(same(v)) / static_cast<double>(l(v));
+    if (labels(v) < s.num_classes) {
+      class_l[labels(v)] += l(v);
+      class_same[labels(v)] += same(v);
+    }
+  }
+  s.num_labelled_edges = sum_l / 2;
+  s.edge_homophily = sum_l > 0 ? static_cast<double>(sum_same) / static_cast<double>(sum_l) : nan;
+  s.node_homophily = nodes_with > 0 ? node_sum / static_cast<double>(nodes_with) : nan;
+  if (s.num_classes >= 2 && s.num_labelled > 0) {
+    double h = 0;
+    for (int k = 0; k < s.num_classes; ++k) {
+      if (class_l[k] == 0)
+        continue;
+      const double hk = static_cast<double>(class_same[k]) / static_cast<double>(class_l[k]);
+      h += std::max(0.0, hk - static_cast<double>(s.class_counts[k]) /
+                                  static_cast<double>(s.num_labelled));
+    }
+    s.class_insensitive_homophily = h / (s.num_classes - 1);
+  } else {
+    s.class_insensitive_homophily = nan;
+  }
+  return s;
+}
+
+void add_to_json(JsonWriter &json, GraphStats const &s) {
+  auto ll = [](std::int64_t v) { return static_cast<long long>(v); };
+  json.field("num_nodes", ll(s.num_nodes));
+  json.field("num_edges", ll(s.num_edges));
+  json.field("num_arcs", ll(s.num_arcs));
+  json.field("num_self_loops", ll(s.num_self_loops));
+  json.field("symmetric", s.symmetric);
+  json.field("degree_min", ll(s.degree.min));
+  json.field("degree_median", s.degree.median);
+  json.field("degree_mean", s.degree.mean);
+  json.field("degree_max", ll(s.degree.max));
+  json.field("num_isolated", ll(s.num_isolated));
+  json.field("num_components", ll(s.num_components));
+  json.field("largest_component", ll(s.largest_component));
+  json.field("num_classes", s.num_classes);
+  json.field("num_labelled", ll(s.num_labelled));
+  json.field("class_counts", s.class_counts);
+  json.field("num_features", ll(s.num_features));
+  json.field("num_labelled_edges", ll(s.num_labelled_edges));
+  json.field("edge_homophily", s.edge_homophily);
+  json.field("node_homophily", s.node_homophily);
+  json.field("class_insensitive_homophily", s.class_insensitive_homophily);
+}
+
+#define TTGNN_INSTANTIATE_STATS(SPACE)                                                             \
+  template GraphStats compute_graph_stats<SPACE, std::int32_t>(SPACE const &,                      \
+                                                               Dataset<std::int32_t> const &);     \
+  template GraphStats compute_graph_stats<SPACE, std::int64_t>(SPACE const &,                      \
+                                                               Dataset<std::int64_t> const &);
+#ifdef KOKKOS_ENABLE_SERIAL
+TTGNN_INSTANTIATE_STATS(Kokkos::Serial)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+TTGNN_INSTANTIATE_STATS(Kokkos::OpenMP)
+#endif
+
+} // namespace ttgnn

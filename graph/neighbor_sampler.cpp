@@ -1,0 +1,246 @@
+// Layer-wise uniform neighbour sampling (see neighbor_sampler.hpp).
+#include "graph/neighbor_sampler.hpp"
+
+#include "core/error.hpp"
+#include "graph/counter_rng.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+
+namespace ttgnn {
+
+namespace {
+
+constexpr std::int32_t kUnmarked = std::numeric_limits<std::int32_t>::max();
+constexpr std::uint64_t kSamplerDomain = 0x6E65696768626F72ULL; // "neighbor"
+
+using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
+
+/// Names the stream family of one layer of one batch of one epoch.
+std::uint64_t stream_domain(std::uint64_t epoch, std::uint64_t batch, std::uint64_t layer) {
+  return splitmix64_mix(splitmix64_mix(splitmix64_mix(kSamplerDomain ^ layer) ^ batch) ^ epoch);
+}
+
+/// Fills the sampled neighbours (global ids) of destination row i: all of them when the row's
+/// count equals the degree, else a uniform k-subset by Floyd's algorithm, in CSR order.
+template <class Ordinal>
+struct SampleRows {
+  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> g_row_map;
+  Kokkos::View<const Ordinal *, Kokkos::HostSpace> g_entries;
+  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> dst;
+  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> row_map;
+  HostIds picked;
+  std::uint64_t seed, domain;
+
+  void operator()(std::int64_t i) const {
+    const std::int64_t v = dst(i);
+    const std::int64_t base = g_row_map(v), deg = g_row_map(v + 1) - base;
+    const std::int64_t begin = row_map(i), k = row_map(i + 1) - begin;
+    std::int64_t *out = picked.data() + begin;
+    if (k == deg) {
+      for (std::int64_t j = 0; j < deg; ++j)
+        out[j] = static_cast<std::int64_t>(g_entries(base + j));
+      return;
+    }
+    // Floyd (Bentley & Floyd 1987): for j = deg-k .. deg-1 draw t in [0, j]; take t unless
+    // already taken, else j. Every k-subset of [0, deg) is equally likely.
+    CounterRng rng(seed, domain, static_cast<std::uint64_t>(v));
+    std::int64_t n = 0;
+    for (std::int64_t j = deg - k; j < deg; ++j) {
+      const std::int64_t t = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(j + 1)));
+      const bool taken = std::find(out, out + n, t) != out + n;
+      out[n++] = taken ? j : t;
+    }
+    std::sort(out, out + k);
+    for (std::int64_t q = 0; q < k; ++q)
+      out[q] = static_cast<std::int64_t>(g_entries(base + out[q]));
+  }
+};
+
+} // namespace
+
+std::int64_t SampledBatch::num_edges() const {
+  std::int64_t total = 0;
+  for (auto const &b : blocks)
+    total += b.num_edges();
+  return total;
+}
+
+std::vector<std::int64_t> parse_fanouts(std::string const &text) {
+  std::vector<std::int64_t> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    char *end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || errno != 0 || end == item.c_str() || *end != '\0')
+      throw ConfigError("fan-outs: '" + item + "' in '" + text +
+                        "' is not an integer (expected e.g. 5,10,15; -1 = all neighbours)");
+    out.push_back(v);
+  }
+  if (out.empty())
+    throw ConfigError("fan-outs: empty list (expected e.g. 5,10,15)");
+  return out;
+}
+
+template <class Ordinal>
+NeighborSampler<Ordinal>::NeighborSampler(CsrGraph<Ordinal, Kokkos::HostSpace> graph,
+                                          std::vector<std::int64_t> fanouts, std::uint64_t seed)
+    : graph_(graph), fanouts_(std::move(fanouts)), seed_(seed),
+      mark_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::mark"),
+            static_cast<std::size_t>(graph.num_nodes())) {
+  if (fanouts_.empty())
+    throw ConfigError("ttgnn::NeighborSampler: at least one fan-out is needed");
+  Kokkos::deep_copy(mark_, kUnmarked);
+}
+
+template <class Ordinal>
+template <class ExecutionSpace>
+SampledBatch
+NeighborSampler<Ordinal>::sample(ExecutionSpace const &space,
+                                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds,
+                                 std::uint64_t epoch, std::uint64_t batch) {
+  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
+                "ttgnn::NeighborSampler::sample runs on a host execution space");
+  using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+  const std::int64_t n = graph_.num_nodes();
+  const int num_layers = static_cast<int>(fanouts_.size());
+  auto mark = mark_;
+  auto g_row_map = graph_.row_map;
+
+  SampledBatch out;
+  out.nodes.resize(num_layers + 1);
+  out.blocks.resize(num_layers);
+  {
+    HostIds s(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::seeds"),
+              seeds.extent(0));
+    Kokkos::deep_copy(space, s, seeds);
+    out.nodes[num_layers] = s;
+  }
+  for (int layer = num_layers - 1; layer >= 0; --layer) {
+    const HostIds dst = out.nodes[layer + 1];
+    const std::int64_t m = static_cast<std::int64_t>(dst.extent(0));
+    const std::int64_t fanout = fanouts_[layer];
+    SampledBlock &block = out.blocks[layer];
+    block.num_dst = m;
+
+    // 1. Mark the destination nodes with their own positions (checks range and repeats).
+    std::int64_t bad = 0;
+    Kokkos::parallel_reduce(
+        "ttgnn::neighbor_sampler::mark_dst", Range(space, 0, m),
+        [=](std::int64_t i, std::int64_t &b) {
+          const std::int64_t v = dst(i);
+          if (v < 0 || v >= n)
+            ++b;
+          else if (Kokkos::atomic_fetch_min(&mark(v), static_cast<std::int32_t>(i)) != kUnmarked)
+            ++b;
+        },
+        bad);
+    if (bad > 0) {
+      Kokkos::parallel_for(
+          "ttgnn::neighbor_sampler::unmark_dst", Range(space, 0, m), [=](std::int64_t i) {
+            if (dst(i) >= 0 && dst(i) < n)
+              mark(dst(i)) = kUnmarked;
+          });
+      space.fence();
+      throw InputError("ttgnn::NeighborSampler: " + std::to_string(bad) + " of " +
+                       std::to_string(m) + " seed ids are outside [0, " + std::to_string(n) +
+                       ") or repeated");
+    }
+
+    // 2. Row lengths min(deg, fanout), then offsets.
+    block.row_map = Kokkos::View<std::int64_t *, Kokkos::HostSpace>(
+        "ttgnn::neighbor_sampler::row_map", static_cast<std::size_t>(m + 1));
+    auto row_map = block.row_map;
+    Kokkos::parallel_scan(
+        "ttgnn::neighbor_sampler::offsets", Range(space, 0, m),
+        [=](std::int64_t i, std::int64_t &sum, bool final) {
+          const std::int64_t deg = g_row_map(dst(i) + 1) - g_row_map(dst(i));
+          sum += fanout > 0 && fanout < deg ? fanout : deg;
+          if (final)
+            row_map(i + 1) = sum;
+        });
+    space.fence();
+    const std::int64_t nnz = row_map(m);
+    if (m + nnz >= static_cast<std::int64_t>(kUnmarked))
+      throw ConfigError("ttgnn::NeighborSampler: layer " + std::to_string(layer) + " has " +
+                        std::to_string(m + nnz) +
+                        " positions, more than 2^31 - 1 local ids; use smaller batches");
+
+    // 3. Sample.
+    HostIds picked(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                      "ttgnn::neighbor_sampler::picked"),
+                   static_cast<std::size_t>(nnz));
+    Kokkos::parallel_for("ttgnn::neighbor_sampler::sample", Range(space, 0, m),
+                         SampleRows<Ordinal>{graph_.row_map, graph_.entries, dst, row_map, picked,
+                                             seed_, stream_domain(epoch, batch, layer)});
+
+    // 4. Relabel: every node keeps the smallest position where it occurs (destination i at
+    // position i, edge e at m + e); first occurrences of new nodes are numbered by a scan.
+    Kokkos::parallel_for(
+        "ttgnn::neighbor_sampler::first_positions", Range(space, 0, nnz), [=](std::int64_t e) {
+          Kokkos::atomic_fetch_min(&mark(picked(e)), static_cast<std::int32_t>(m + e));
+        });
+    HostIds new_rank(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                        "ttgnn::neighbor_sampler::new_rank"),
+                     static_cast<std::size_t>(nnz));
+    std::int64_t num_new = 0;
+    Kokkos::parallel_scan(
+        "ttgnn::neighbor_sampler::number_new", Range(space, 0, nnz),
+        [=](std::int64_t e, std::int64_t &sum, bool final) {
+          if (final)
+            new_rank(e) = sum;
+          if (mark(picked(e)) == static_cast<std::int32_t>(m + e))
+            ++sum;
+        },
+        num_new);
+    space.fence();
+    block.num_src = m + num_new;
+    HostIds src(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::nodes"),
+                static_cast<std::size_t>(m + num_new));
+    block.entries = Kokkos::View<std::int32_t *, Kokkos::HostSpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::entries"),
+        static_cast<std::size_t>(nnz));
+    auto entries = block.entries;
+    Kokkos::parallel_for(
+        "ttgnn::neighbor_sampler::copy_dst", Range(space, 0, m),
+        [=](std::int64_t i) { src(i) = dst(i); });
+    Kokkos::parallel_for(
+        "ttgnn::neighbor_sampler::local_ids", Range(space, 0, nnz), [=](std::int64_t e) {
+          const std::int64_t first = mark(picked(e));
+          const std::int64_t local = first < m ? first : m + new_rank(first - m);
+          entries(e) = static_cast<std::int32_t>(local);
+          if (first == m + e)
+            src(local) = picked(e);
+        });
+    Kokkos::parallel_for(
+        "ttgnn::neighbor_sampler::unmark", Range(space, 0, m + num_new),
+        [=](std::int64_t j) { mark(src(j)) = kUnmarked; });
+    space.fence();
+    out.nodes[layer] = src;
+  }
+  return out;
+}
+
+template class NeighborSampler<std::int32_t>;
+template class NeighborSampler<std::int64_t>;
+
+#define TTGNN_INSTANTIATE_SAMPLE(SPACE, ORDINAL)                                                   \
+  template SampledBatch NeighborSampler<ORDINAL>::sample<SPACE>(                                   \
+      SPACE const &, Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, std::uint64_t,         \
+      std::uint64_t);
+#ifdef KOKKOS_ENABLE_SERIAL
+TTGNN_INSTANTIATE_SAMPLE(Kokkos::Serial, std::int32_t)
+TTGNN_INSTANTIATE_SAMPLE(Kokkos::Serial, std::int64_t)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+TTGNN_INSTANTIATE_SAMPLE(Kokkos::OpenMP, std::int32_t)
+TTGNN_INSTANTIATE_SAMPLE(Kokkos::OpenMP, std::int64_t)
+#endif
+#undef TTGNN_INSTANTIATE_SAMPLE
+
+} // namespace ttgnn

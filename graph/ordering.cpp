@@ -1,0 +1,215 @@
+#include "graph/ordering.hpp"
+
+#include "core/error.hpp"
+#include "graph/hierarchical_partition.hpp"
+
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/graph/cuthill_mckee_ordering.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <utility>
+
+namespace ttgnn {
+
+namespace {
+
+using Id = std::int64_t;
+using IdView = Kokkos::View<Id *, Kokkos::HostSpace>;
+
+std::uint64_t splitmix64(std::uint64_t &state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Nodes sorted by a key (stable: ties keep ascending old ids), as new -> old.
+IdView sort_by_key(IdView const &key, Id num_keys) {
+  const Id n = static_cast<Id>(key.extent(0));
+  std::vector<Id> start(num_keys + 1, 0);
+  for (Id v = 0; v < n; ++v)
+    ++start[key(v) + 1];
+  for (Id k = 0; k < num_keys; ++k)
+    start[k + 1] += start[k];
+  IdView n2o(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::ordering::new_to_old"), n);
+  for (Id v = 0; v < n; ++v)
+    n2o(start[key(v)]++) = v;
+  return n2o;
+}
+
+// Nodes sorted by distinct row ids, as new -> old.
+IdView sort_by_row(IdView const &old_to_row) {
+  const Id n = static_cast<Id>(old_to_row.extent(0));
+  std::vector<std::pair<Id, Id>> rows(n);
+  for (Id v = 0; v < n; ++v)
+    rows[v] = {old_to_row(v), v};
+  std::sort(rows.begin(), rows.end());
+  IdView n2o(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::ordering::new_to_old"), n);
+  for (Id i = 0; i < n; ++i)
+    n2o(i) = rows[i].second;
+  return n2o;
+}
+
+} // namespace
+
+std::string to_string(OrderMethod method) {
+  switch (method) {
+  case OrderMethod::original:
+    return "original";
+  case OrderMethod::random:
+    return "random";
+  case OrderMethod::metis:
+    return "metis";
+  case OrderMethod::metis_hier:
+    return "metis-hier";
+  case OrderMethod::rcm:
+    return "rcm";
+  }
+  return "?";
+}
+
+OrderMethod parse_order_method(std::string const &name) {
+  for (auto m : {OrderMethod::original, OrderMethod::random, OrderMethod::metis,
+                 OrderMethod::metis_hier, OrderMethod::rcm})
+    if (name == to_string(m))
+      return m;
+  throw ConfigError("unknown order '" + name +
+                    "': expected original, random, metis, metis-hier or rcm");
+}
+
+Kokkos::View<std::int64_t *, Kokkos::HostSpace> NodeOrdering::new_to_row() const {
+  const Id n = permutation.size();
+  IdView out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::ordering::new_to_row"), n);
+  for (Id i = 0; i < n; ++i)
+    out(i) = old_to_row(permutation.new_to_old(i));
+  return out;
+}
+
+Kokkos::View<std::int64_t *, Kokkos::HostSpace> random_new_to_old(std::int64_t n,
+                                                                  std::uint64_t seed) {
+  IdView p(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::ordering::random"), n);
+  for (Id i = 0; i < n; ++i)
+    p(i) = i;
+  std::uint64_t state = seed;
+  for (Id i = n - 1; i > 0; --i) { // Fisher-Yates; multiply-shift maps 64 bits to [0, i]
+    const auto j = static_cast<Id>(
+        (static_cast<unsigned __int128>(splitmix64(state)) * static_cast<std::uint64_t>(i + 1)) >>
+        64);
+    std::swap(p(i), p(j));
+  }
+  return p;
+}
+
+template <class Ordinal>
+Kokkos::View<std::int64_t *, Kokkos::HostSpace>
+rcm_new_to_old(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph) {
+  using BGraph =
+      boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                         boost::no_property, std::size_t, std::size_t>;
+  const Id n = graph.num_nodes();
+  std::vector<std::pair<std::size_t, std::size_t>> arcs;
+  arcs.reserve(graph.num_arcs());
+  for (Id u = 0; u < n; ++u)
+    for (Id a = graph.row_map(u); a < graph.row_map(u + 1); ++a)
+      if (graph.entries(a) != u)
+        arcs.emplace_back(u, graph.entries(a));
+  BGraph bg(boost::edges_are_sorted, arcs.begin(), arcs.end(), static_cast<std::size_t>(n));
+  arcs = {};
+  std::vector<std::size_t> order(n);
+  // Cuthill-McKee writes vertices in visiting order (new -> old); reversed is RCM.
+  boost::cuthill_mckee_ordering(bg, order.rbegin());
+  IdView n2o(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::ordering::rcm"), n);
+  for (Id i = 0; i < n; ++i)
+    n2o(i) = static_cast<Id>(order[i]);
+  return n2o;
+}
+
+template <class ExecutionSpace, class Ordinal>
+NodeOrdering compute_ordering(ExecutionSpace const &space,
+                              CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                              OrderingOptions const &options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Id n = graph.num_nodes();
+  NodeOrdering result;
+  result.method = options.method;
+  result.n_factors = options.n_factors.empty() ? default_n_factors(n) : options.n_factors;
+  result.num_rows = 1;
+  for (Id f : result.n_factors) {
+    if (f < 1 || result.num_rows > std::numeric_limits<Id>::max() / f)
+      throw ConfigError("TT row factors must be >= 1 and their product fit in 64 bits");
+    result.num_rows *= f;
+  }
+  if (result.num_rows < n)
+    throw ConfigError("TT row factors give " + std::to_string(result.num_rows) +
+                      " rows, fewer than the " + std::to_string(n) + " nodes");
+  MetisOptions metis = options.metis;
+  metis.seed = options.seed;
+  IdView n2o;
+  switch (options.method) {
+  case OrderMethod::original:
+    result.permutation = Permutation::identity(n);
+    break;
+  case OrderMethod::random:
+    n2o = random_new_to_old(n, options.seed);
+    break;
+  case OrderMethod::metis: {
+    const Id k = options.num_parts > 0 ? options.num_parts : result.n_factors.front();
+    const MetisResult r = metis_partition(space, graph, k, metis);
+    IdView key("ttgnn::ordering::part", n);
+    for (Id v = 0; v < n; ++v)
+      key(v) = r.part(v);
+    n2o = sort_by_key(key, std::min<Id>(k, std::max<Id>(n, 1))); // k >= n: part(v) = v < n
+    result.metis_parts = k;
+    result.metis_cut = r.edge_cut;
+    result.sparsified = r.sparsified;
+    result.arcs_dropped = r.arcs_dropped;
+    break;
+  }
+  case OrderMethod::metis_hier: {
+    const HierarchicalPartition h = hierarchical_partition(space, graph, result.n_factors, metis);
+    result.old_to_row = h.old_to_row;
+    result.permutation = Permutation::from_new_to_old(sort_by_row(h.old_to_row));
+    result.spilled = h.spilled;
+    result.sparsified = h.sparsified;
+    result.arcs_dropped = h.arcs_dropped;
+    break;
+  }
+  case OrderMethod::rcm:
+    n2o = rcm_new_to_old(graph);
+    break;
+  }
+  const bool compact =
+      options.method != OrderMethod::original && options.method != OrderMethod::metis_hier;
+  if (compact)
+    result.permutation = Permutation::from_new_to_old(n2o); // validates the bijection
+  if (options.method != OrderMethod::metis_hier)
+    result.old_to_row = result.permutation.old_to_new;
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+#define TTGNN_INSTANTIATE_ORDERING(SPACE, ORDINAL)                                                 \
+  template NodeOrdering compute_ordering<SPACE, ORDINAL>(                                          \
+      SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &, OrderingOptions const &);
+#define TTGNN_INSTANTIATE_ORDERING_SPACE(SPACE)                                                    \
+  TTGNN_INSTANTIATE_ORDERING(SPACE, std::int32_t)                                                  \
+  TTGNN_INSTANTIATE_ORDERING(SPACE, std::int64_t)
+
+template Kokkos::View<std::int64_t *, Kokkos::HostSpace>
+rcm_new_to_old<std::int32_t>(CsrGraph<std::int32_t, Kokkos::HostSpace> const &);
+template Kokkos::View<std::int64_t *, Kokkos::HostSpace>
+rcm_new_to_old<std::int64_t>(CsrGraph<std::int64_t, Kokkos::HostSpace> const &);
+
+#ifdef KOKKOS_ENABLE_SERIAL
+TTGNN_INSTANTIATE_ORDERING_SPACE(Kokkos::Serial)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+TTGNN_INSTANTIATE_ORDERING_SPACE(Kokkos::OpenMP)
+#endif
+#ifdef KOKKOS_ENABLE_THREADS
+TTGNN_INSTANTIATE_ORDERING_SPACE(Kokkos::Threads)
+#endif
+
+} // namespace ttgnn

@@ -1,0 +1,100 @@
+#ifndef TTGNN_GRAPH_ORDERING_HPP
+#define TTGNN_GRAPH_ORDERING_HPP
+/// \file ordering.hpp
+/// \brief Node orderings for TT embeddings (METHOD.md §3): original, random, flat METIS,
+/// hierarchical METIS and reverse Cuthill-McKee, behind one interface.
+///
+/// An ordering gives every original node a *TT row id* (`old_to_row`): the row of the TT
+/// embedding table that holds its embedding. Row ids are injective but may leave holes: the
+/// hierarchical order places node v at the mixed-radix id (part_1, part_2, position) in
+/// [0, n_1·n_2·n_3), and slots that are not full leave unused rows. The dataset itself is never
+/// padded: `permutation` is the compact relabelling that sorts nodes by row id (new id i = the
+/// i-th smallest row id), so new ids stay in [0, N) and rows keep their order.
+///
+/// Two equally valid ways to use it:
+///   - keep the dataset in original ids and look up embeddings at `old_to_row(v)`;
+///   - apply_permutation(space, data, ordering.permutation) (graph, labels, features and splits
+///     move together, for locality of the node arrays) and look up node i at `new_to_row()(i)`.
+/// Results computed on the permuted dataset map back with unpermute_rows(.., permutation).
+/// For every order but metis-hier, old_to_row == permutation.old_to_new (no holes).
+
+#include "graph/csr_graph.hpp"
+#include "graph/metis_partition.hpp"
+#include "graph/permutation.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ttgnn {
+
+/// The orderings ttgnn compares.
+enum class OrderMethod {
+  original,   ///< ids as loaded
+  random,     ///< seeded uniform random permutation
+  metis,      ///< flat METIS k-way, contiguous ids per part (DGL reorder_graph, the paper's code)
+  metis_hier, ///< hierarchical METIS aligned to the TT row factors (hierarchical_partition.hpp)
+  rcm         ///< reverse Cuthill-McKee (Boost.Graph), a bandwidth-reducing order
+};
+
+/// "original", "random", "metis", "metis-hier", "rcm".
+std::string to_string(OrderMethod method);
+/// Inverse of to_string; throws ConfigError listing the choices.
+OrderMethod parse_order_method(std::string const &name);
+
+/// \brief What to compute.
+struct OrderingOptions {
+  OrderMethod method = OrderMethod::original;
+  std::uint64_t seed = 0; ///< random order, METIS seeds, sparsification
+  /// TT row factors (n_1, ..., n_K): required for metis-hier, and the default K of flat METIS.
+  /// Empty: default_n_factors(N, 3).
+  std::vector<std::int64_t> n_factors;
+  /// Flat METIS parts; 0 = n_1 (one part per core-1 slice, not aligned to slice boundaries).
+  std::int64_t num_parts = 0;
+  MetisOptions metis; ///< algorithm, imbalance, sparsification (its seed is replaced by `seed`)
+};
+
+/// \brief An ordering: the TT row of every node, and the compact relabelling.
+struct NodeOrdering {
+  OrderMethod method = OrderMethod::original;
+  std::vector<std::int64_t> n_factors; ///< TT row factors the rows refer to
+  std::int64_t num_rows = 0;           ///< row ids lie in [0, num_rows) (product of n_factors)
+  /// TT row id of original node v (injective; holes only for metis-hier).
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row;
+  /// Compact relabelling: new ids ordered by row id. old_to_new(v) < old_to_new(w) iff
+  /// old_to_row(v) < old_to_row(w).
+  Permutation permutation;
+  double seconds = 0;                ///< time to compute the ordering
+  std::int64_t metis_parts = 0;      ///< flat METIS: parts used
+  std::int64_t metis_cut = -1;       ///< flat METIS: its edge cut (-1 when not METIS)
+  std::vector<std::int64_t> spilled; ///< metis-hier: nodes spilled per level
+  bool sparsified = false;           ///< some METIS input was sparsified
+  std::int64_t arcs_dropped = 0;
+
+  /// Row id of new node i: old_to_row(permutation.new_to_old(i)), strictly increasing.
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> new_to_row() const;
+};
+
+/// \brief Computes an ordering of a symmetric graph; deterministic for a seed.
+/// \throws ConfigError product of n_factors < N, bad parts; the errors of metis_partition.
+template <class ExecutionSpace, class Ordinal>
+NodeOrdering compute_ordering(ExecutionSpace const &space,
+                              CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                              OrderingOptions const &options);
+
+/// \brief A seeded uniform random permutation of [0, n) as a new -> old array (Fisher-Yates
+/// with splitmix64, the same on every platform).
+Kokkos::View<std::int64_t *, Kokkos::HostSpace> random_new_to_old(std::int64_t n,
+                                                                  std::uint64_t seed);
+
+/// \brief Reverse Cuthill-McKee order (Boost.Graph, each component from a pseudo-peripheral
+/// node) as a new -> old array.
+template <class Ordinal>
+Kokkos::View<std::int64_t *, Kokkos::HostSpace>
+rcm_new_to_old(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph);
+
+} // namespace ttgnn
+
+#endif

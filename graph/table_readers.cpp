@@ -1,0 +1,514 @@
+#include "graph/table_readers.hpp"
+
+#include "core/error.hpp"
+#include "graph/line_reader.hpp"
+#include "graph/npy_reader.hpp"
+#include "graph/text_parse.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+namespace ttgnn::io {
+
+using text::trim;
+
+namespace {
+
+/// Splits an edge line into its two id tokens; false when it has not exactly two.
+bool split_pair(std::string_view line, bool any_separator, std::string_view &a,
+                std::string_view &b) {
+  char sep = ',';
+  if (any_separator && line.find(',') == std::string_view::npos)
+    sep = line.find('\t') != std::string_view::npos ? '\t' : ' ';
+  if (sep == ' ') {
+    line = trim(line);
+    const std::size_t gap = line.find_first_of(" \t");
+    if (gap == std::string_view::npos)
+      return false;
+    a = line.substr(0, gap);
+    b = trim(line.substr(gap));
+    return !b.empty() && b.find_first_of(" \t") == std::string_view::npos;
+  }
+  const std::size_t at = line.find(sep);
+  if (at == std::string_view::npos || line.find(sep, at + 1) != std::string_view::npos)
+    return false;
+  a = line.substr(0, at);
+  b = line.substr(at + 1);
+  return true;
+}
+
+template <class Ordinal> struct EdgeLineParser {
+  std::int64_t num_nodes;
+  EdgeTextFormat format;
+  std::int64_t max_id = static_cast<std::int64_t>(std::numeric_limits<Ordinal>::max()) - 1;
+
+  bool skip(std::string_view line) const {
+    const std::string_view t = trim(line);
+    return t.empty() || (format.comments && t.front() == '#');
+  }
+  /// Parses one line into (out_src, out_dst); returns "" or what was wrong.
+  std::string parse(std::string_view line, std::vector<Ordinal> &out_src,
+                    std::vector<Ordinal> &out_dst, std::int64_t &seen_max) const {
+    std::string_view a, b;
+    if (!split_pair(line, format.any_separator, a, b))
+      return std::string("expected two node ids separated by ") +
+             (format.any_separator ? "',', a tab or spaces" : "','") + ", got '" +
+             std::string(line.substr(0, 80)) + "'";
+    std::int64_t u = -1, v = -1;
+    std::string msg = text::check_node_id(a, num_nodes, max_id, u);
+    if (msg.empty())
+      msg = text::check_node_id(b, num_nodes, max_id, v);
+    if (!msg.empty())
+      return msg;
+    out_src.push_back(static_cast<Ordinal>(u));
+    out_dst.push_back(static_cast<Ordinal>(v));
+    seen_max = std::max(seen_max, std::max(u, v));
+    return "";
+  }
+};
+
+/// Parses F comma-separated finite numbers of \p line into out[0..F); "" or what was wrong.
+std::string parse_feature_row(std::string_view line, float *out, std::int64_t f) {
+  char const *p = line.data();
+  char const *const end = p + line.size();
+  for (std::int64_t j = 0; j < f; ++j) {
+    if (j > 0) {
+      if (p == end || *p != ',')
+        return "expected " + std::to_string(f) +
+               " comma-separated values (as on the first row), got " + std::to_string(j);
+      ++p;
+    }
+    while (p < end && *p == ' ')
+      ++p;
+    float v = 0;
+    auto [q, ec] = std::from_chars(p, end, v);
+    if (ec == std::errc::result_out_of_range)
+      return "value '" + std::string(p, std::find(p, end, ',')) + "' in column " +
+             std::to_string(j + 1) + " is out of float range";
+    if (ec != std::errc() || q == p)
+      return "expected a number in column " + std::to_string(j + 1) + ", got '" +
+             std::string(p, std::find(p, end, ',')) + "'";
+    if (!std::isfinite(v))
+      return "feature value in column " + std::to_string(j + 1) + " is NaN or Inf";
+    out[j] = v;
+    p = q;
+    while (p < end && *p == ' ')
+      ++p;
+  }
+  if (p != end) {
+    if (*p == ',')
+      return "expected " + std::to_string(f) +
+             " comma-separated values (as on the first row), got " +
+             std::to_string(f + std::count(p, end, ','));
+    return "unexpected text '" + std::string(p, end) + "' after the last value";
+  }
+  return "";
+}
+
+/// Parses one label token: -1 for nan, the class otherwise; "" or what was wrong in \p msg.
+std::int32_t parse_label(std::string_view token, std::string &msg) {
+  token = trim(token);
+  if (token == "nan" || token == "NaN" || token == "NAN")
+    return -1;
+  std::int64_t v = -1;
+  bool ok = text::parse_int(token, v);
+  if (!ok) {
+    double d = 0;
+    ok = text::parse_real(token, d) && std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e9;
+    v = ok ? static_cast<std::int64_t>(d) : -1;
+  }
+  if (!ok || v < 0 || v > std::numeric_limits<std::int32_t>::max()) {
+    msg = "expected a non-negative integer label or nan, got '" + std::string(token) + "'";
+    return -1;
+  }
+  return static_cast<std::int32_t>(v);
+}
+
+} // namespace
+
+template <class Ordinal>
+EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_nodes,
+                                  EdgeTextFormat const &format, std::int64_t expected_edges) {
+  LineReader in(path);
+  EdgeLineParser<Ordinal> parser{num_nodes, format};
+  EdgeList<Ordinal> out;
+  if (expected_edges > 0) {
+    out.src.reserve(expected_edges);
+    out.dst.reserve(expected_edges);
+  }
+  std::string_view line;
+  if (format.header || format.comments) { // serial prelude: comments, then a possible header
+    while (in.next(line)) {
+      if (parser.skip(line))
+        continue;
+      const std::string msg = parser.parse(line, out.src, out.dst, out.max_id);
+      const bool has_letter = std::any_of(line.begin(), line.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) != 0;
+      });
+      if (!msg.empty() && !(format.header && has_letter))
+        in.fail(msg);
+      break;
+    }
+  }
+  const int pieces = text::host_pieces();
+  std::vector<std::vector<Ordinal>> ps(pieces), pd(pieces);
+  std::vector<std::int64_t> pmax(pieces, -1);
+  text::FirstError error;
+  std::string_view block;
+  std::int64_t first_line = 0;
+  while (in.next_block(block, first_line)) {
+    for (int p = 0; p < pieces; ++p) {
+      ps[p].clear();
+      pd[p].clear();
+    }
+    text::for_each_piece(block, first_line, pieces,
+                         [&](int p, std::int64_t line0, std::int64_t, std::string_view piece) {
+                           std::int64_t ln = line0;
+                           text::for_each_line(piece, [&](std::string_view l) {
+                             if (!parser.skip(l)) {
+                               std::string msg = parser.parse(l, ps[p], pd[p], pmax[p]);
+                               if (!msg.empty()) {
+                                 error.record(ln, std::move(msg));
+                                 return false;
+                               }
+                             }
+                             ++ln;
+                             return true;
+                           });
+                         });
+    error.throw_if_any(path);
+    for (int p = 0; p < pieces; ++p) {
+      out.src.insert(out.src.end(), ps[p].begin(), ps[p].end());
+      out.dst.insert(out.dst.end(), pd[p].begin(), pd[p].end());
+    }
+  }
+  for (auto m : pmax)
+    out.max_id = std::max(out.max_id, m);
+  return out;
+}
+
+template <class Ordinal>
+EdgeList<Ordinal> read_edges_npz(std::string const &npz_path, std::string const &member,
+                                 std::int64_t num_nodes) {
+  NpyReader r = NpyReader::open_npz_member(npz_path, member);
+  auto const &h = r.header();
+  if (h.shape.size() != 2 || h.shape[0] != 2)
+    throw InputError(r.where() + ": expected shape (2, E) for edge_index");
+  if (h.kind == 'f')
+    throw InputError(r.where() + ": expected an integer dtype, got '" + h.descr + "'");
+  const std::int64_t e = h.shape[1];
+  const std::int64_t max_id = static_cast<std::int64_t>(std::numeric_limits<Ordinal>::max()) - 1;
+  EdgeList<Ordinal> out;
+  out.src.resize(e);
+  out.dst.resize(e);
+  std::vector<std::int64_t> buffer(std::size_t(1) << 20);
+  auto check = [&](std::int64_t id, int row, std::int64_t col) {
+    if (id < 0 || id >= num_nodes || id > max_id)
+      throw InputError(
+          r.where() + ": edge_index[" + std::to_string(row) + "][" + std::to_string(col) +
+          "] = " + std::to_string(id) +
+          (id < 0 ? " is negative" : " >= number of nodes " + std::to_string(num_nodes)));
+    out.max_id = std::max(out.max_id, id);
+    return static_cast<Ordinal>(id);
+  };
+  if (!h.fortran_order) { // all sources, then all destinations
+    for (int row = 0; row < 2; ++row) {
+      std::vector<Ordinal> &dest = row == 0 ? out.src : out.dst;
+      for (std::int64_t at = 0; at < e;) {
+        const std::int64_t n = std::min<std::int64_t>(e - at, buffer.size());
+        r.read(buffer.data(), n);
+        for (std::int64_t k = 0; k < n; ++k)
+          dest[at + k] = check(buffer[k], row, at + k);
+        at += n;
+      }
+    }
+  } else { // (src, dst) pairs interleaved
+    for (std::int64_t at = 0; at < e;) {
+      const std::int64_t n = std::min<std::int64_t>(e - at, buffer.size() / 2);
+      r.read(buffer.data(), 2 * n);
+      for (std::int64_t k = 0; k < n; ++k) {
+        out.src[at + k] = check(buffer[2 * k], 0, at + k);
+        out.dst[at + k] = check(buffer[2 * k + 1], 1, at + k);
+      }
+      at += n;
+    }
+  }
+  return out;
+}
+
+template <class Ordinal>
+CsrGraph<Ordinal, Kokkos::HostSpace> edges_to_csr(EdgeList<Ordinal> &edges, std::int64_t num_nodes,
+                                                  CsrBuildOptions const &options) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  using Unmanaged = Kokkos::View<Ordinal const *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  Kokkos::View<Ordinal const *, Host::memory_space> src =
+      Unmanaged(edges.src.data(), edges.src.size());
+  Kokkos::View<Ordinal const *, Host::memory_space> dst =
+      Unmanaged(edges.dst.data(), edges.dst.size());
+  auto graph = build_csr<Host, Ordinal>(Host(), src, dst, num_nodes, options);
+  edges.src = std::vector<Ordinal>();
+  edges.dst = std::vector<Ordinal>();
+  return graph;
+}
+
+std::int64_t read_count_text(std::string const &path) {
+  LineReader in(path);
+  std::string_view line;
+  if (!in.next(line))
+    throw InputError(path + ": empty file (expected one integer)");
+  std::int64_t v = -1;
+  if (!text::parse_int(line, v) || v < 0)
+    in.fail("expected one non-negative integer, got '" + std::string(line) + "'");
+  while (in.next(line))
+    if (!trim(line).empty())
+      in.fail("expected one integer (one graph) but the file has more lines");
+  return v;
+}
+
+Kokkos::View<std::int32_t *, Kokkos::HostSpace> read_labels_text(std::string const &path,
+                                                                 std::int64_t num_nodes) {
+  Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::load::labels"), num_nodes);
+  LineReader in(path);
+  std::string_view line;
+  std::int64_t row = 0;
+  std::string msg;
+  while (in.next(line)) {
+    if (line.find(',') != std::string_view::npos)
+      in.fail("expected one label per line; multi-label files (one column per class) are not "
+              "supported");
+    if (row >= num_nodes)
+      in.fail("more label lines than the " + std::to_string(num_nodes) + " nodes");
+    labels(row++) = parse_label(line, msg);
+    if (!msg.empty())
+      in.fail(msg);
+  }
+  if (row != num_nodes)
+    throw InputError(path + ": " + std::to_string(row) + " label lines for " +
+                     std::to_string(num_nodes) + " nodes");
+  return labels;
+}
+
+Kokkos::View<std::int32_t *, Kokkos::HostSpace>
+read_labels_npy(std::string const &path, std::string const &member, std::int64_t num_nodes) {
+  NpyReader r =
+      member.empty() ? NpyReader::open_file(path) : NpyReader::open_npz_member(path, member);
+  auto const &h = r.header();
+  const bool shape_ok =
+      (h.shape.size() == 1 || (h.shape.size() == 2 && h.shape[1] == 1)) && h.shape[0] == num_nodes;
+  if (!shape_ok)
+    throw InputError(r.where() + ": expected labels of shape (" + std::to_string(num_nodes) +
+                     ") or (" + std::to_string(num_nodes) + ", 1)");
+  Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::load::labels"), num_nodes);
+  std::vector<double> buffer(std::size_t(1) << 20);
+  for (std::int64_t at = 0; at < num_nodes;) {
+    const std::int64_t n = std::min<std::int64_t>(num_nodes - at, buffer.size());
+    r.read(buffer.data(), n);
+    for (std::int64_t k = 0; k < n; ++k) {
+      const double v = buffer[k];
+      if (std::isnan(v) || v == -1.0) {
+        labels(at + k) = -1;
+        continue;
+      }
+      if (!std::isfinite(v) || v != std::floor(v) || v < 0 || v > 2147483647.0)
+        throw InputError(r.where() + ": label of node " + std::to_string(at + k) + " is " +
+                         std::to_string(v) + ", expected a non-negative integer, -1 or NaN");
+      labels(at + k) = static_cast<std::int32_t>(v);
+    }
+    at += n;
+  }
+  return labels;
+}
+
+int check_labels(Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels, int num_classes,
+                 std::string const &origin, std::string const &classes_origin) {
+  std::int64_t max_label = -1;
+  for (std::size_t i = 0; i < labels.extent(0); ++i) {
+    const std::int32_t y = labels(i);
+    if (num_classes > 0 && y >= num_classes)
+      throw InputError(origin + ": node " + std::to_string(i) + " has label " + std::to_string(y) +
+                       ", outside [0, " + std::to_string(num_classes) + ") (num_classes " +
+                       std::to_string(num_classes) + " from " + classes_origin + ")");
+    max_label = std::max<std::int64_t>(max_label, y);
+  }
+  return num_classes > 0 ? num_classes : static_cast<int>(max_label + 1);
+}
+
+std::int64_t peek_feature_dim_text(std::string const &path) {
+  LineReader in(path);
+  std::string_view line;
+  if (!in.next(line) || trim(line).empty())
+    return 0;
+  return 1 + static_cast<std::int64_t>(std::count(line.begin(), line.end(), ','));
+}
+
+Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace>
+read_features_text(std::string const &path, std::int64_t num_nodes) {
+  LineReader in(path);
+  std::string_view line;
+  if (!in.next(line) || trim(line).empty())
+    throw InputError(path + ": empty first row (expected " + std::to_string(num_nodes) +
+                     " rows of comma-separated numbers)");
+  const std::int64_t f = 1 + static_cast<std::int64_t>(std::count(line.begin(), line.end(), ','));
+  Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> x(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::load::features"), num_nodes, f);
+  if (num_nodes == 0)
+    in.fail("feature rows present but the dataset has no nodes");
+  if (std::string msg = parse_feature_row(line, x.data(), f); !msg.empty())
+    in.fail(msg);
+  text::FirstError error;
+  std::string_view block;
+  std::int64_t first_line = 0;
+  while (in.next_block(block, first_line)) {
+    text::for_each_piece(block, first_line, text::host_pieces(),
+                         [&](int, std::int64_t line0, std::int64_t, std::string_view piece) {
+                           std::int64_t ln = line0;
+                           text::for_each_line(piece, [&](std::string_view l) {
+                             const std::int64_t row = ln - 1; // line 1 is row 0
+                             std::string msg = row >= num_nodes
+                                                   ? "more feature rows than the " +
+                                                         std::to_string(num_nodes) + " nodes"
+                                                   : parse_feature_row(l, x.data() + row * f, f);
+                             if (!msg.empty()) {
+                               error.record(ln, std::move(msg));
+                               return false;
+                             }
+                             ++ln;
+                             return true;
+                           });
+                         });
+    error.throw_if_any(path);
+  }
+  if (in.line_number() != num_nodes)
+    throw InputError(path + ": " + std::to_string(in.line_number()) + " feature rows for " +
+                     std::to_string(num_nodes) + " nodes");
+  return x;
+}
+
+std::vector<std::int64_t> npy_shape(std::string const &path, std::string const &member) {
+  NpyReader r =
+      member.empty() ? NpyReader::open_file(path) : NpyReader::open_npz_member(path, member);
+  return r.header().shape;
+}
+
+Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace>
+read_features_npy(std::string const &path, std::string const &member, std::int64_t num_nodes) {
+  NpyReader r =
+      member.empty() ? NpyReader::open_file(path) : NpyReader::open_npz_member(path, member);
+  auto const &h = r.header();
+  if (h.shape.empty() || h.shape.size() > 2 || h.shape[0] != num_nodes)
+    throw InputError(r.where() + ": expected features of shape (" + std::to_string(num_nodes) +
+                     ", F)");
+  const std::int64_t f = h.shape.size() == 2 ? h.shape[1] : 1;
+  Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> x(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::load::features"), num_nodes, f);
+  const std::int64_t total = num_nodes * f;
+  if (!h.fortran_order || f == 1) {
+    r.read(x.data(), static_cast<std::size_t>(total));
+  } else { // column-major: scatter each chunk
+    std::vector<float> buffer(std::size_t(1) << 20);
+    for (std::int64_t at = 0; at < total;) {
+      const std::int64_t n = std::min<std::int64_t>(total - at, buffer.size());
+      r.read(buffer.data(), n);
+      for (std::int64_t k = 0; k < n; ++k)
+        x((at + k) % num_nodes, (at + k) / num_nodes) = buffer[k];
+      at += n;
+    }
+  }
+  float const *data = x.data();
+  // the first non-finite value, as the smallest index of one (total when there is none)
+  std::int64_t first_bad = total;
+  if (total < text::parallel_threshold) {
+    for (std::int64_t k = 0; k < total && first_bad == total; ++k)
+      first_bad = std::isfinite(data[k]) ? total : k;
+  } else {
+    Kokkos::parallel_reduce(
+        "ttgnn::load::check_features",
+        Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, total),
+        [=](std::int64_t k, std::int64_t &acc) {
+          if (!std::isfinite(data[k]) && k < acc)
+            acc = k;
+        },
+        Kokkos::Min<std::int64_t>(first_bad));
+  }
+  if (first_bad < total)
+    throw InputError(r.where() + ": feature of node " + std::to_string(first_bad / f) +
+                     ", column " + std::to_string(first_bad % f) + " is NaN or Inf");
+  return x;
+}
+
+Kokkos::View<std::int32_t *, Kokkos::HostSpace>
+read_node_ints_npy(std::string const &path, std::string const &member, std::int64_t num_nodes) {
+  NpyReader r =
+      member.empty() ? NpyReader::open_file(path) : NpyReader::open_npz_member(path, member);
+  auto const &h = r.header();
+  if (h.shape.empty() || h.shape.size() > 2 || h.shape[0] != num_nodes ||
+      (h.shape.size() == 2 && h.shape[1] != 1))
+    throw InputError(r.where() + ": expected shape (" + std::to_string(num_nodes) + ") or (" +
+                     std::to_string(num_nodes) + ", 1)");
+  std::vector<std::int64_t> v(num_nodes);
+  r.read(v.data(), v.size());
+  Kokkos::View<std::int32_t *, Kokkos::HostSpace> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::load::node_ints"), num_nodes);
+  for (std::int64_t i = 0; i < num_nodes; ++i) {
+    if (v[i] < std::numeric_limits<std::int32_t>::min() ||
+        v[i] > std::numeric_limits<std::int32_t>::max())
+      throw InputError(r.where() + ": value of node " + std::to_string(i) +
+                       " does not fit 32 bits");
+    out(i) = static_cast<std::int32_t>(v[i]);
+  }
+  return out;
+}
+
+std::vector<std::int64_t> read_ints_text(std::string const &path, std::int64_t num_nodes) {
+  LineReader in(path);
+  std::string_view line;
+  std::vector<std::int64_t> ids;
+  while (in.next(line)) {
+    if (trim(line).empty())
+      continue;
+    std::int64_t id = -1;
+    if (num_nodes < 0) {
+      if (!text::parse_int(line, id))
+        in.fail("expected an integer, got '" + std::string(trim(line)) + "'");
+    } else if (std::string msg = text::check_node_id(line, num_nodes, num_nodes, id);
+               !msg.empty()) {
+      in.fail(msg);
+    }
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+std::map<std::string, std::string> read_key_values(std::string const &path) {
+  LineReader in(path);
+  std::string_view line;
+  std::map<std::string, std::string> kv;
+  while (in.next(line)) {
+    if (trim(line).empty())
+      continue;
+    const std::size_t comma = line.find(',');
+    if (comma == std::string_view::npos)
+      in.fail("expected 'key,value', got '" + std::string(line) + "'");
+    std::string key(trim(line.substr(0, comma)));
+    if (in.line_number() == 1 && key == "key")
+      continue;
+    kv[key] = std::string(trim(line.substr(comma + 1)));
+  }
+  return kv;
+}
+
+#define TTGNN_INSTANTIATE_READERS(ORDINAL)                                                         \
+  template EdgeList<ORDINAL> read_edges_text<ORDINAL>(std::string const &, std::int64_t,           \
+                                                      EdgeTextFormat const &, std::int64_t);       \
+  template EdgeList<ORDINAL> read_edges_npz<ORDINAL>(std::string const &, std::string const &,     \
+                                                     std::int64_t);                                \
+  template CsrGraph<ORDINAL, Kokkos::HostSpace> edges_to_csr<ORDINAL>(                             \
+      EdgeList<ORDINAL> &, std::int64_t, CsrBuildOptions const &);
+TTGNN_INSTANTIATE_READERS(std::int32_t)
+TTGNN_INSTANTIATE_READERS(std::int64_t)
+
+} // namespace ttgnn::io

@@ -1,0 +1,115 @@
+#ifndef TTGNN_MODELS_DROPOUT_HPP
+#define TTGNN_MODELS_DROPOUT_HPP
+/// \file dropout.hpp
+/// \brief Inverted dropout: in training each entry is kept with probability 1 - p and scaled
+/// by 1 / (1 - p); identity in evaluation. In place is allowed.
+///
+/// The mask of call number `step` is a pure function of (seed, step, entry index) (splitmix64,
+/// counter-based), so it is the same for any thread count and any execution space, and a run
+/// resumed with set_step reproduces the masks of an uninterrupted one.
+
+#include "core/error.hpp"
+#include "models/layer.hpp"
+#include "models/parameter_init.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace ttgnn {
+
+/// \brief Seeded dropout; the mask of the last training forward is stored for backward.
+template <class Scalar, class ExecutionSpace>
+class Dropout : public Layer<Scalar, ExecutionSpace> {
+public:
+  using typename Layer<Scalar, ExecutionSpace>::matrix_type;
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  /// \param p probability of dropping an entry, in [0, 1)
+  /// \param seed seed of the mask stream
+  explicit Dropout(double p, std::uint64_t seed = 0) : p_(p), seed_(seed) {
+    if (!(p >= 0.0 && p < 1.0))
+      throw ConfigError("ttgnn::Dropout: p must be in [0, 1), got " + std::to_string(p));
+  }
+
+  double p() const { return p_; }
+  /// Restarts the mask stream: next training forward uses mask number 0 of `seed`.
+  void reset_parameters(std::uint64_t seed) override {
+    seed_ = seed;
+    step_ = 0;
+  }
+  /// Number of training forwards so far (the next mask's number); save it in checkpoints.
+  std::uint64_t step() const { return step_; }
+  /// Sets the next mask's number (resume, or replaying one mask in a gradient check).
+  void set_step(std::uint64_t step) { step_ = step; }
+
+  /// \brief y = x * mask / (1 - p) in training (draws mask number step(), then step() + 1);
+  /// y = x in evaluation or when p == 0.
+  void forward(ExecutionSpace const &space, matrix_type const &x, matrix_type const &y) {
+    detail::require_extents(y, x.extent(0), x.extent(1), "ttgnn::Dropout::forward: y");
+    const std::int64_t n = static_cast<std::int64_t>(x.size());
+    const std::int64_t m = static_cast<std::int64_t>(x.extent(1));
+    dropped_ = this->training() && p_ > 0.0;
+    rows_ = static_cast<std::int64_t>(x.extent(0));
+    cols_ = m;
+    if (!dropped_) {
+      if (x.data() != y.data())
+        Kokkos::deep_copy(space, y, x);
+      return;
+    }
+    if (static_cast<std::int64_t>(mask_.extent(0)) != n)
+      mask_ = Kokkos::View<std::uint8_t *, memory_space>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::dropout::mask"), n);
+    auto mask = mask_;
+    const double p = p_;
+    const Scalar scale = Scalar(1.0 / (1.0 - p_));
+    const std::uint64_t key = layer_rng::mix64(layer_rng::mix64(seed_) ^ layer_rng::mix64(step_));
+    ++step_;
+    Kokkos::parallel_for(
+        "ttgnn::dropout::forward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
+        KOKKOS_LAMBDA(std::int64_t k) {
+          const double u = layer_rng::uniform01(
+              layer_rng::mix64(key ^ layer_rng::mix64(static_cast<std::uint64_t>(k))));
+          const bool keep = u >= p;
+          mask(k) = keep ? 1 : 0;
+          y(k / m, k % m) = keep ? x(k / m, k % m) * scale : Scalar(0);
+        });
+  }
+
+  /// \brief grad_x = grad_y * mask / (1 - p) after a training forward, grad_y otherwise.
+  void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
+    if (!detail::wanted(grad_x))
+      return;
+    detail::require_extents(grad_y, rows_, cols_, "ttgnn::Dropout::backward: grad_y");
+    detail::require_extents(grad_x, rows_, cols_, "ttgnn::Dropout::backward: grad_x");
+    if (!dropped_) {
+      if (grad_x.data() != grad_y.data())
+        Kokkos::deep_copy(space, grad_x, grad_y);
+      return;
+    }
+    auto mask = mask_;
+    const std::int64_t m = cols_;
+    const Scalar scale = Scalar(1.0 / (1.0 - p_));
+    Kokkos::parallel_for(
+        "ttgnn::dropout::backward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows_ * cols_),
+        KOKKOS_LAMBDA(std::int64_t k) {
+          grad_x(k / m, k % m) = mask(k) ? grad_y(k / m, k % m) * scale : Scalar(0);
+        });
+  }
+
+  /// Mask of the last training forward (1 = kept), row-major.
+  Kokkos::View<std::uint8_t *, memory_space> mask() const { return mask_; }
+
+private:
+  double p_;
+  std::uint64_t seed_;
+  std::uint64_t step_ = 0;
+  bool dropped_ = false;
+  std::int64_t rows_ = 0, cols_ = 0;
+  Kokkos::View<std::uint8_t *, memory_space> mask_;
+};
+
+} // namespace ttgnn
+
+#endif

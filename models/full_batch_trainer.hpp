@@ -1,0 +1,385 @@
+#ifndef TTGNN_MODELS_FULL_BATCH_TRAINER_HPP
+#define TTGNN_MODELS_FULL_BATCH_TRAINER_HPP
+/// \file full_batch_trainer.hpp
+/// \brief Full-batch training of a GnnModel over a NodeInput on one graph operator.
+///
+/// Every epoch: a training step (training mode, loss on the training nodes, backward into the
+/// GNN and the embedding, one Adam/AdamW step each: separate optimizers so the embedding may
+/// have its own learning rate and weight decay), then an evaluation pass (evaluation mode)
+/// giving train/valid/test accuracy and the validation loss.
+///
+/// Model selection: the parameters of the epoch with the best validation accuracy (ties: the
+/// lower validation loss) are kept and restored at the end. Early stopping: `patience` epochs
+/// without such an improvement. Learning rate: base · LrSchedule::scale(epoch) for both
+/// optimizers, the schedule observing the validation accuracy.
+///
+/// Non-finite values: a NaN/Inf training loss stops before the update; non-finite parameters
+/// or validation loss after the update stop before the epoch is recorded or saved. Either way
+/// the checkpoint file keeps the last good epoch and TrainResult::message says what happened.
+///
+/// Checkpoints (TrainOptions::checkpoint_path) hold everything the next epoch depends on:
+/// parameters, BatchNorm statistics, both optimizers' moments and step counts, dropout
+/// counters, the schedule, the selection state, the best parameters and the history; so a run
+/// resumed from epoch k reaches bitwise the same parameters as an uninterrupted one (with the
+/// deterministic kernels, at the same thread count).
+
+#include "core/error.hpp"
+#include "models/checkpoint.hpp"
+#include "models/gnn_model.hpp"
+#include "models/log_softmax_cross_entropy.hpp"
+#include "models/node_input.hpp"
+#include "models/training_common.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ttgnn {
+
+/// \brief Accuracies and validation loss of an evaluation pass.
+struct EvalResult {
+  double train_acc = 0, valid_acc = 0, test_acc = 0, valid_loss = 0;
+};
+
+/// \brief Full-batch trainer (see the file comment).
+template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
+class FullBatchTrainer {
+public:
+  using memory_space = typename ExecutionSpace::memory_space;
+  using model_type = GnnModel<Scalar, ExecutionSpace, Ordinal>;
+  using input_type = NodeInput<Scalar, ExecutionSpace>;
+  using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using labels_type = Kokkos::View<const std::int32_t *, memory_space>;
+  using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
+  using view_type = Kokkos::View<Scalar *, memory_space>;
+  using optimizer_type = TrainerAdam<Scalar, ExecutionSpace>;
+
+  /// \param model, input trained in place (they must outlive the trainer)
+  /// \param a the aggregation operator of every layer (gcn_norm or mean_aggregation)
+  /// \param labels class of every node; \param train, valid, test node ids (train non-empty)
+  FullBatchTrainer(ExecutionSpace const &space, model_type &model, input_type &input,
+                   operator_type const &a, labels_type labels, ids_type train, ids_type valid,
+                   ids_type test, TrainOptions options)
+      : space_(space), model_(model), input_(input), a_(a), labels_(labels), train_(train),
+        valid_(valid), test_(test), options_(std::move(options)), schedule_(options_.schedule) {
+    if (train.extent(0) == 0)
+      throw ConfigError("FullBatchTrainer: no training nodes");
+    if (options_.epochs < 0 || options_.patience < 0 || options_.checkpoint_every < 1)
+      throw ConfigError("FullBatchTrainer: need epochs >= 0, patience >= 0, checkpoint_every >= 1");
+    if (input.dim() != model.config().in_features)
+      throw ConfigError("FullBatchTrainer: the input gives " + std::to_string(input.dim()) +
+                        " columns, the model expects " +
+                        std::to_string(model.config().in_features));
+    AdamOptions gnn;
+    gnn.lr = options_.lr;
+    gnn.weight_decay = options_.weight_decay;
+    gnn_opt_ = std::make_unique<optimizer_type>(space, model.parameters(), model.gradients(), gnn,
+                                                options_.optimizer);
+    if (input.has_embedding()) {
+      AdamOptions emb;
+      emb.lr = embedding_lr();
+      emb.weight_decay = options_.embedding_weight_decay >= 0 ? options_.embedding_weight_decay
+                                                              : options_.weight_decay;
+      emb_opt_ = std::make_unique<optimizer_type>(space, input.parameters(), input.gradients(),
+                                                  emb, options_.optimizer);
+    }
+  }
+
+  TrainOptions const &options() const { return options_; }
+  double embedding_lr() const {
+    return options_.embedding_lr >= 0 ? options_.embedding_lr : options_.lr;
+  }
+
+  /// \brief Trains (resuming first when asked and a checkpoint exists), then restores the
+  /// selected parameters. Returns the history and the selected epoch's accuracies.
+  TrainResult train() {
+    TrainResult result;
+    int start = 0;
+    if (options_.resume && !options_.checkpoint_path.empty() &&
+        file_exists(options_.checkpoint_path)) {
+      start = load_checkpoint(options_.checkpoint_path, result);
+      result.checkpoint_epoch = start;
+    }
+    result.first_epoch = start + 1;
+    result.last_epoch = start;
+    const int last = options_.epochs;
+    for (int epoch = start + 1; epoch <= last && !stopped_; ++epoch) {
+      if (options_.before_epoch)
+        options_.before_epoch(epoch);
+      const auto t0 = std::chrono::steady_clock::now();
+      const double lr = options_.lr * schedule_.scale(epoch);
+      gnn_opt_->set_learning_rate(lr);
+      if (emb_opt_)
+        emb_opt_->set_learning_rate(embedding_lr() * schedule_.scale(epoch));
+      const double loss = train_step();
+      if (!std::isfinite(loss)) {
+        stop_nonfinite(result, epoch, "the training loss is " + describe(loss));
+        break;
+      }
+      const EvalResult ev = evaluate();
+      if (!std::isfinite(ev.valid_loss) || !all_finite(space_, model_.parameters()) ||
+          !all_finite(space_, input_.parameters())) {
+        stop_nonfinite(result, epoch,
+                       "the update made the " +
+                           std::string(std::isfinite(ev.valid_loss)
+                                           ? "parameters non-finite"
+                                           : "validation loss " + describe(ev.valid_loss)));
+        break;
+      }
+      space_.fence();
+      EpochRecord rec{epoch, loss, ev.train_acc, ev.valid_acc, ev.test_acc, ev.valid_loss, lr,
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+      history_.push_back(rec);
+      select(rec);
+      schedule_.observe(epoch, has_valid() ? ev.valid_acc : ev.train_acc);
+      if (options_.patience > 0 && bad_epochs_ >= options_.patience)
+        stopped_ = true;
+      result.last_epoch = epoch;
+      if (!options_.checkpoint_path.empty() &&
+          (epoch % options_.checkpoint_every == 0 || epoch == last || stopped_)) {
+        save_checkpoint(options_.checkpoint_path, epoch);
+        result.checkpoint_epoch = epoch;
+      }
+      if (options_.on_epoch)
+        options_.on_epoch(rec);
+    }
+    if (stopped_ && result.stop == StopReason::completed)
+      result.stop = StopReason::early_stopping;
+    if (have_best_)
+      restore_best();
+    result.history = history_;
+    result.best_epoch = best_epoch_;
+    result.train_acc = best_.train_acc;
+    result.valid_acc = best_.valid_acc;
+    result.test_acc = best_.test_acc;
+    result.valid_loss = best_.valid_loss;
+    return result;
+  }
+
+  /// \brief One training step (training mode): returns the loss; when it is finite, the
+  /// gradients are computed and both optimizers step.
+  double train_step() {
+    model_.set_training(true);
+    matrix_type const &x = input_.forward_all(space_);
+    matrix_type const &logits = model_.forward(space_, a_, x);
+    const double loss = loss_.forward(space_, logits, labels_, train_);
+    if (!std::isfinite(loss))
+      return loss;
+    detail::ensure_extents(grad_logits_, "ttgnn::trainer::grad_logits", logits.extent(0),
+                           logits.extent(1));
+    loss_.backward(space_, grad_logits_);
+    gnn_opt_->zero_grad(space_);
+    matrix_type gx;
+    if (input_.has_embedding()) {
+      emb_opt_->zero_grad(space_);
+      input_.zero_grad(space_);
+      detail::ensure_extents(grad_x_, "ttgnn::trainer::grad_x", x.extent(0), x.extent(1));
+      gx = grad_x_;
+    }
+    model_.backward(space_, grad_logits_, gx);
+    if (input_.has_embedding()) {
+      input_.backward(space_, gx);
+      emb_opt_->step(space_);
+    }
+    gnn_opt_->step(space_);
+    return loss;
+  }
+
+  /// \brief Evaluation-mode forward: accuracies on the three node sets, validation loss.
+  EvalResult evaluate() {
+    model_.set_training(false);
+    matrix_type const &logits = model_.forward(space_, a_, input_.forward_all(space_));
+    EvalResult r;
+    r.train_acc = accuracy(logits, train_);
+    r.valid_acc = accuracy(logits, valid_);
+    r.test_acc = accuracy(logits, test_);
+    if (has_valid()) {
+      LogSoftmaxCrossEntropy<Scalar, ExecutionSpace> eval_loss;
+      r.valid_loss = eval_loss.forward(space_, logits, labels_, valid_);
+    }
+    model_.set_training(true);
+    return r;
+  }
+
+  /// \brief Logits of every node in evaluation mode (N x classes; owned by the model).
+  matrix_type const &predict() {
+    model_.set_training(false);
+    matrix_type const &logits = model_.forward(space_, a_, input_.forward_all(space_));
+    model_.set_training(true);
+    return logits;
+  }
+
+  /// \brief Writes the whole training state after epoch \p epoch (atomically).
+  void save_checkpoint(std::string const &path, int epoch) const {
+    Checkpoint ck;
+    ck.put_string("format", "ttgnn-full-batch-trainer");
+    ck.put_string("fingerprint", fingerprint());
+    ck.put("epoch", std::vector<std::int64_t>{epoch});
+    save_views(ck, "model.param", model_.parameters());
+    save_views(ck, "model.buffer", model_.buffers());
+    save_views(ck, "input.param", input_.parameters());
+    ck.put("model.rng", model_.rng_state());
+    gnn_opt_->save(ck, "opt.gnn");
+    if (emb_opt_)
+      emb_opt_->save(ck, "opt.emb");
+    ck.put("schedule", schedule_.state());
+    ck.put("select", std::vector<double>{have_best_ ? 1.0 : 0.0, double(best_epoch_),
+                                         best_.train_acc, best_.valid_acc, best_.test_acc,
+                                         best_.valid_loss, double(bad_epochs_),
+                                         stopped_ ? 1.0 : 0.0});
+    if (have_best_) {
+      save_views(ck, "best.model.param", best_model_);
+      save_views(ck, "best.model.buffer", best_buffers_);
+      save_views(ck, "best.input.param", best_input_);
+    }
+    std::vector<double> hist;
+    for (auto const &r : history_) {
+      auto v = r.to_vector();
+      hist.insert(hist.end(), v.begin(), v.end());
+    }
+    ck.put("history", hist);
+    ck.save(path);
+  }
+
+  /// \brief Restores the state saved by save_checkpoint; returns its epoch. InputError when
+  /// the file is damaged, ConfigError when it belongs to another model or data.
+  int load_checkpoint(std::string const &path, TrainResult &result) {
+    const Checkpoint ck = Checkpoint::load(path);
+    if (!ck.has("format") || ck.get_string("format") != "ttgnn-full-batch-trainer")
+      throw InputError(path + ": not a checkpoint of the full-batch trainer");
+    const std::string theirs = ck.get_string("fingerprint"), ours = fingerprint();
+    if (theirs != ours)
+      throw ConfigError(path + ": the checkpoint was written for another model or data set\n"
+                               "  checkpoint: " + theirs + "\n  this run:   " + ours);
+    load_views(ck, "model.param", model_.parameters());
+    load_views(ck, "model.buffer", model_.buffers());
+    load_views(ck, "input.param", input_.parameters());
+    model_.set_rng_state(ck.get_u64("model.rng"));
+    gnn_opt_->load(ck, "opt.gnn");
+    if (emb_opt_)
+      emb_opt_->load(ck, "opt.emb");
+    schedule_.set_state(ck.get_f64("schedule"));
+    const auto sel = ck.get_f64("select");
+    if (sel.size() != 8)
+      throw InputError(path + ": bad selection record");
+    have_best_ = sel[0] != 0;
+    best_epoch_ = static_cast<int>(sel[1]);
+    best_ = EvalResult{sel[2], sel[3], sel[4], sel[5]};
+    bad_epochs_ = static_cast<int>(sel[6]);
+    stopped_ = sel[7] != 0;
+    if (have_best_) {
+      snapshot_views(model_.parameters(), best_model_);
+      snapshot_views(model_.buffers(), best_buffers_);
+      snapshot_views(input_.parameters(), best_input_);
+      load_views(ck, "best.model.param", best_model_);
+      load_views(ck, "best.model.buffer", best_buffers_);
+      load_views(ck, "best.input.param", best_input_);
+    }
+    const auto hist = ck.get_f64("history");
+    history_.clear();
+    for (std::size_t i = 0; i + EpochRecord::num_fields <= hist.size(); i += EpochRecord::num_fields)
+      history_.push_back(EpochRecord::from(hist.data() + i));
+    (void)result;
+    return static_cast<int>(ck.get_i64("epoch").at(0));
+  }
+
+  /// \brief Puts the selected parameters (and BatchNorm statistics) back into the model.
+  void restore_best() {
+    restore_views(best_model_, model_.parameters());
+    restore_views(best_buffers_, model_.buffers());
+    restore_views(best_input_, input_.parameters());
+  }
+
+  /// What must match between a checkpoint and the run resuming it.
+  std::string fingerprint() const {
+    auto const &c = model_.config();
+    return to_string(c.kind) + " layers=" + std::to_string(c.num_layers) + " widths=" +
+           std::to_string(c.in_features) + "/" + std::to_string(c.hidden) + "/" +
+           std::to_string(c.out_features) + " residual=" + std::to_string(c.residual) +
+           " bn=" + std::to_string(c.batch_norm) + " input=" + to_string(input_.kind()) +
+           " params=" + extents_string(model_.parameters()) +
+           " emb=" + extents_string(input_.parameters()) + " optimizer=" +
+           to_string(options_.optimizer) + " nodes=" + std::to_string(a_.num_rows) + "/" +
+           std::to_string(train_.extent(0)) + "/" + std::to_string(valid_.extent(0)) + "/" +
+           std::to_string(test_.extent(0)) +
+           (options_.fingerprint.empty() ? "" : " | " + options_.fingerprint);
+  }
+
+private:
+  bool has_valid() const { return valid_.extent(0) > 0; }
+
+  double accuracy(matrix_type const &logits, ids_type const &ids) const {
+    if (ids.extent(0) == 0)
+      return 0.0;
+    return double(count_correct(space_, logits, labels_, ids)) / double(ids.extent(0));
+  }
+
+  /// Keeps the parameters when the epoch improves the validation accuracy (ties: loss).
+  void select(EpochRecord const &r) {
+    const double acc = has_valid() ? r.valid_acc : r.train_acc;
+    const double best_acc = has_valid() ? best_.valid_acc : best_.train_acc;
+    const bool better = !have_best_ || acc > best_acc ||
+                        (acc == best_acc && has_valid() && r.valid_loss < best_.valid_loss);
+    if (!better) {
+      ++bad_epochs_;
+      return;
+    }
+    have_best_ = true;
+    best_epoch_ = r.epoch;
+    best_ = EvalResult{r.train_acc, r.valid_acc, r.test_acc, r.valid_loss};
+    bad_epochs_ = 0;
+    snapshot_views(model_.parameters(), best_model_);
+    snapshot_views(model_.buffers(), best_buffers_);
+    snapshot_views(input_.parameters(), best_input_);
+  }
+
+  void stop_nonfinite(TrainResult &result, int epoch, std::string const &what) {
+    result.stop = StopReason::nonfinite;
+    const bool saved = !options_.checkpoint_path.empty() && result.checkpoint_epoch > 0;
+    result.message =
+        "epoch " + std::to_string(epoch) + ": " + what + "; training stopped" +
+        (saved ? ", the checkpoint " + options_.checkpoint_path + " keeps epoch " +
+                     std::to_string(result.checkpoint_epoch)
+               : std::string(options_.checkpoint_path.empty() ? "" : ", no checkpoint was written")) +
+        (have_best_ ? "; the reported model is the one of epoch " + std::to_string(best_epoch_)
+                    : "");
+    stopped_ = true;
+  }
+
+  static std::string describe(double v) {
+    return std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf";
+  }
+  static bool file_exists(std::string const &path) {
+    std::FILE *f = std::fopen(path.c_str(), "rb");
+    if (f)
+      std::fclose(f);
+    return f != nullptr;
+  }
+
+  ExecutionSpace space_;
+  model_type &model_;
+  input_type &input_;
+  operator_type a_;
+  labels_type labels_;
+  ids_type train_, valid_, test_;
+  TrainOptions options_;
+  LrSchedule schedule_;
+  std::unique_ptr<optimizer_type> gnn_opt_, emb_opt_;
+  LogSoftmaxCrossEntropy<Scalar, ExecutionSpace> loss_;
+  matrix_type grad_logits_, grad_x_;
+  std::vector<EpochRecord> history_;
+  bool have_best_ = false, stopped_ = false;
+  int best_epoch_ = 0, bad_epochs_ = 0;
+  EvalResult best_;
+  std::vector<view_type> best_model_, best_buffers_, best_input_;
+};
+
+} // namespace ttgnn
+
+#endif

@@ -1,0 +1,318 @@
+#ifndef TTGNN_MODELS_GNN_MODEL_HPP
+#define TTGNN_MODELS_GNN_MODEL_HPP
+/// \file gnn_model.hpp
+/// \brief A GCN or GraphSAGE stack: L graph layers with hidden width H, each hidden layer
+/// followed by optional BatchNorm, ReLU and an optional residual connection, dropout before
+/// every graph layer.
+///
+///   h_0 = x
+///   layer l < L-1:  h_{l+1} = relu(bn(conv_l(A_l, dropout(h_l)))) [+ h_l[:rows] when residual
+///                   and the widths agree]
+///   logits        = conv_{L-1}(A_{L-1}, dropout(h_{L-1}))
+/// conv is GCNConv (A = gcn_norm) or SAGEConv (A = mean_aggregation). The first dropout uses
+/// input_dropout (PyG's Kipf example drops input features too).
+///
+/// One operator for every layer (full batch) or one per layer (sampled blocks: layer l maps
+/// A_l.num_cols input rows to A_l.num_rows output rows, the output nodes being the first input
+/// nodes), so the neighbour-sampling trainer reuses the same model.
+
+#include "core/error.hpp"
+#include "models/batch_norm.hpp"
+#include "models/dropout.hpp"
+#include "models/gcn_conv.hpp"
+#include "models/graph_operator.hpp"
+#include "models/layer.hpp"
+#include "models/parameter_init.hpp"
+#include "models/relu.hpp"
+#include "models/sage_conv.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ttgnn {
+
+/// Graph layer type of a GnnModel.
+enum class GnnKind { gcn, sage };
+
+inline std::string to_string(GnnKind k) { return k == GnnKind::gcn ? "gcn" : "sage"; }
+/// "gcn" or "sage"; ConfigError otherwise.
+inline GnnKind parse_gnn_kind(std::string const &name) {
+  if (name == "gcn")
+    return GnnKind::gcn;
+  if (name == "sage")
+    return GnnKind::sage;
+  throw ConfigError("unknown model '" + name + "': expected gcn or sage");
+}
+
+/// \brief Shape and regularisation of a GnnModel.
+struct GnnConfig {
+  GnnKind kind = GnnKind::gcn;
+  std::int64_t in_features = 0;  ///< width of x
+  std::int64_t hidden = 16;      ///< width of the hidden layers
+  std::int64_t out_features = 0; ///< classes
+  int num_layers = 2;            ///< graph layers (>= 1)
+  double dropout = 0.5;          ///< before every graph layer but the first
+  double input_dropout = 0.5;    ///< before the first graph layer
+  bool residual = false;         ///< h_{l+1} += h_l where the widths agree
+  bool batch_norm = false;       ///< BatchNorm1d after every hidden graph layer
+  std::uint64_t seed = 0;        ///< weights and dropout masks
+};
+
+/// \brief GCN / GraphSAGE stack with flat parameter and gradient lists.
+template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
+class GnnModel {
+public:
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using vector_type = Kokkos::View<Scalar *, typename ExecutionSpace::memory_space>;
+  using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
+
+  explicit GnnModel(GnnConfig const &config) : config_(config) {
+    if (config.num_layers < 1 || config.in_features < 1 || config.out_features < 1 ||
+        (config.num_layers > 1 && config.hidden < 1))
+      throw ConfigError("GnnModel: need layers >= 1 and positive in/hidden/out widths, got " +
+                        std::to_string(config.num_layers) + " layers, " +
+                        std::to_string(config.in_features) + " -> " +
+                        std::to_string(config.hidden) + " -> " +
+                        std::to_string(config.out_features));
+    const int L = config.num_layers;
+    for (int l = 0; l < L; ++l) {
+      const std::int64_t in = width(l), out = width(l + 1);
+      const std::uint64_t seed = layer_rng::mix64(config.seed ^ (0x100u + l));
+      if (config.kind == GnnKind::gcn)
+        gcn_.emplace_back(in, out, true, seed);
+      else
+        sage_.emplace_back(in, out, true, seed);
+      dropout_.emplace_back(l == 0 ? config.input_dropout : config.dropout,
+                            layer_rng::mix64(config.seed ^ (0x200u + l)));
+      if (l + 1 < L) {
+        relu_.emplace_back();
+        if (config.batch_norm)
+          bn_.emplace_back(out);
+      }
+    }
+    h_.resize(L + 1);
+    d_.resize(L);
+    drop_.resize(L);
+    z_.resize(L);
+    gd_.resize(L);
+    gz_.resize(L);
+    rows_.resize(L + 1);
+    dropped_.assign(L, false);
+  }
+
+  GnnConfig const &config() const { return config_; }
+  int num_layers() const { return config_.num_layers; }
+  /// Width of h_l (l = 0: input, l = L: classes).
+  std::int64_t width(int l) const {
+    return l == 0 ? config_.in_features
+                  : l == config_.num_layers ? config_.out_features : config_.hidden;
+  }
+  /// Whether hidden layer l adds its input (residual on and equal widths).
+  bool residual_at(int l) const {
+    return config_.residual && l + 1 < config_.num_layers && width(l) == width(l + 1);
+  }
+
+  /// \brief Trainable parameters: per layer the graph layer's (weights, bias), then its
+  /// BatchNorm's (gamma, beta).
+  std::vector<vector_type> parameters() const { return collect(&Layer<Scalar, ExecutionSpace>::parameters); }
+  std::vector<vector_type> gradients() const { return collect(&Layer<Scalar, ExecutionSpace>::gradients); }
+  /// Non-trainable state (BatchNorm running statistics).
+  std::vector<vector_type> buffers() const { return collect(&Layer<Scalar, ExecutionSpace>::buffers); }
+  std::int64_t num_parameters() const {
+    std::int64_t n = 0;
+    for (auto const &p : parameters())
+      n += static_cast<std::int64_t>(p.extent(0));
+    return n;
+  }
+  void zero_grad(ExecutionSpace const &space) const {
+    for (auto const &g : gradients())
+      Kokkos::deep_copy(space, g, Scalar(0));
+  }
+  /// Training (dropout on, batch statistics) or evaluation mode.
+  void set_training(bool training) {
+    training_ = training;
+    for (auto &d : dropout_)
+      d.set_training(training);
+    for (auto &b : bn_)
+      b.set_training(training);
+  }
+  bool training() const { return training_; }
+
+  /// Dropout mask counters (the RNG state): save them to resume identically.
+  std::vector<std::uint64_t> rng_state() const {
+    std::vector<std::uint64_t> s;
+    for (auto const &d : dropout_)
+      s.push_back(d.step());
+    return s;
+  }
+  void set_rng_state(std::vector<std::uint64_t> const &s) {
+    if (s.size() != dropout_.size())
+      throw ConfigError("GnnModel::set_rng_state: " + std::to_string(s.size()) +
+                        " counters for " + std::to_string(dropout_.size()) + " dropout layers");
+    for (std::size_t i = 0; i < s.size(); ++i)
+      dropout_[i].set_step(s[i]);
+  }
+
+  /// \brief Forward through all layers; returns the logits (owned by the model, valid until
+  /// the next forward). \param ops one operator for all layers, or one per layer.
+  /// \param x input rows (ops[0].num_cols x in_features), kept unchanged until backward.
+  matrix_type const &forward(ExecutionSpace const &space, std::vector<operator_type> const &ops,
+                             matrix_type const &x) {
+    const int L = config_.num_layers;
+    if (ops.size() != 1 && static_cast<int>(ops.size()) != L)
+      throw ConfigError("GnnModel::forward: " + std::to_string(ops.size()) + " operators for " +
+                        std::to_string(L) + " layers");
+    ops_ = ops;
+    detail::require_extents(x, op(0).num_cols, width(0), "GnnModel::forward: x");
+    h_[0] = x;
+    rows_[0] = op(0).num_cols;
+    for (int l = 0; l < L; ++l) {
+      operator_type const &a = op(l);
+      if (l > 0 && a.num_cols != rows_[l])
+        throw ConfigError("GnnModel::forward: operator " + std::to_string(l) + " has " +
+                          std::to_string(a.num_cols) + " input nodes, layer " +
+                          std::to_string(l - 1) + " gives " + std::to_string(rows_[l]));
+      const std::int64_t n_in = a.num_cols, n_out = a.num_rows;
+      rows_[l + 1] = n_out;
+      dropped_[l] = training_ && dropout_[l].p() > 0.0;
+      if (dropped_[l]) { // own buffer: d_[l] may alias h_[l] (x!) after an evaluation pass
+        detail::ensure_extents(drop_[l], "ttgnn::gnn_model::dropped", n_in, width(l));
+        d_[l] = drop_[l];
+        dropout_[l].forward(space, h_[l], d_[l]);
+      } else {
+        d_[l] = h_[l];
+      }
+      detail::ensure_extents(z_[l], "ttgnn::gnn_model::conv_out", n_out, width(l + 1));
+      if (config_.kind == GnnKind::gcn)
+        gcn_[l].forward(space, a, d_[l], z_[l]);
+      else
+        sage_[l].forward(space, a, d_[l], z_[l]);
+      if (l + 1 == L) {
+        h_[L] = z_[l];
+        break;
+      }
+      if (config_.batch_norm)
+        bn_[l].forward(space, z_[l], z_[l]);
+      relu_[l].forward(space, z_[l], z_[l]);
+      if (residual_at(l)) {
+        detail::ensure_extents(res_buf(l), "ttgnn::gnn_model::residual", n_out, width(l + 1));
+        add_top_rows(space, z_[l], h_[l], res_buf(l));
+        h_[l + 1] = res_buf(l);
+      } else {
+        h_[l + 1] = z_[l];
+      }
+    }
+    return h_[L];
+  }
+
+  /// Forward with one operator for every layer.
+  matrix_type const &forward(ExecutionSpace const &space, operator_type const &a,
+                             matrix_type const &x) {
+    return forward(space, std::vector<operator_type>{a}, x);
+  }
+
+  /// \brief Adds the parameter gradients of the last forward's loss given dL/dlogits, and
+  /// writes dL/dx into grad_x (skipped when grad_x is empty, e.g. for constant features).
+  void backward(ExecutionSpace const &space, matrix_type const &grad_logits,
+                matrix_type const &grad_x) {
+    const int L = config_.num_layers;
+    detail::require_extents(grad_logits, rows_[L], width(L), "GnnModel::backward: grad_logits");
+    const bool want_x = detail::wanted(grad_x);
+    if (want_x)
+      detail::require_extents(grad_x, rows_[0], width(0), "GnnModel::backward: grad_x");
+    matrix_type g = grad_logits; // dL/dh_{l+1}
+    for (int l = L - 1; l >= 0; --l) {
+      matrix_type gz = g;
+      if (l + 1 < L) { // h_{l+1} = relu(bn(z_l)) [+ h_l top rows]
+        detail::ensure_extents(gz_[l], "ttgnn::gnn_model::grad_conv_out", rows_[l + 1],
+                               width(l + 1));
+        gz = gz_[l];
+        relu_[l].backward(space, g, gz);
+        if (config_.batch_norm)
+          bn_[l].backward(space, gz, gz);
+      }
+      const bool need_input = l > 0 || want_x;
+      matrix_type gin; // dL/dh_l
+      if (need_input) {
+        if (l == 0)
+          gin = grad_x;
+        else {
+          detail::ensure_extents(gd_[l], "ttgnn::gnn_model::grad_in", rows_[l], width(l));
+          gin = gd_[l];
+        }
+      }
+      if (config_.kind == GnnKind::gcn)
+        gcn_[l].backward(space, gz, gin);
+      else
+        sage_[l].backward(space, gz, gin);
+      if (need_input) {
+        if (dropped_[l])
+          dropout_[l].backward(space, gin, gin);
+        if (residual_at(l))
+          accumulate_top_rows(space, g, gin);
+      }
+      g = gin;
+    }
+  }
+
+private:
+  operator_type const &op(int l) const { return ops_.size() == 1 ? ops_[0] : ops_[l]; }
+  matrix_type &res_buf(int l) {
+    if (res_.size() < z_.size())
+      res_.resize(z_.size());
+    return res_[l];
+  }
+
+  template <class Getter>
+  std::vector<vector_type> collect(Getter get) const {
+    std::vector<vector_type> out;
+    for (int l = 0; l < config_.num_layers; ++l) {
+      auto p = config_.kind == GnnKind::gcn ? (gcn_[l].*get)() : (sage_[l].*get)();
+      out.insert(out.end(), p.begin(), p.end());
+      if (config_.batch_norm && l + 1 < config_.num_layers) {
+        auto q = (bn_[l].*get)();
+        out.insert(out.end(), q.begin(), q.end());
+      }
+    }
+    return out;
+  }
+
+  /// out = z + top rows of h.
+  static void add_top_rows(ExecutionSpace const &space, matrix_type const &z, matrix_type const &h,
+                           matrix_type const &out) {
+    const std::int64_t c = static_cast<std::int64_t>(z.extent(1));
+    Kokkos::parallel_for(
+        "ttgnn::gnn_model::residual",
+        Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(z.extent(0)) * c),
+        KOKKOS_LAMBDA(std::int64_t k) { out(k / c, k % c) = z(k / c, k % c) + h(k / c, k % c); });
+  }
+  /// g_in top rows += g.
+  static void accumulate_top_rows(ExecutionSpace const &space, matrix_type const &g,
+                                  matrix_type const &g_in) {
+    const std::int64_t c = static_cast<std::int64_t>(g.extent(1));
+    Kokkos::parallel_for(
+        "ttgnn::gnn_model::residual_grad",
+        Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(g.extent(0)) * c),
+        KOKKOS_LAMBDA(std::int64_t k) { g_in(k / c, k % c) += g(k / c, k % c); });
+  }
+
+  GnnConfig config_;
+  std::vector<GCNConv<Scalar, ExecutionSpace, Ordinal>> gcn_;
+  std::vector<SAGEConv<Scalar, ExecutionSpace, Ordinal>> sage_;
+  std::vector<Dropout<Scalar, ExecutionSpace>> dropout_;
+  std::vector<ReLU<Scalar, ExecutionSpace>> relu_;
+  std::vector<BatchNorm1d<Scalar, ExecutionSpace>> bn_;
+  std::vector<operator_type> ops_;
+  std::vector<matrix_type> h_, d_, drop_, z_, gd_, gz_, res_;
+  std::vector<std::int64_t> rows_;
+  std::vector<bool> dropped_;
+  bool training_ = true;
+};
+
+} // namespace ttgnn
+
+#endif

@@ -1,0 +1,311 @@
+#ifndef TTGNN_MODELS_MINIBATCH_INPUT_HPP
+#define TTGNN_MODELS_MINIBATCH_INPUT_HPP
+/// \file minibatch_input.hpp
+/// \brief The first-layer input rows of a mini-batch GNN: node features, a full embedding
+/// table (row-sparse Adam), a TT embedding (Adam on its cores), or features followed by a TT
+/// embedding. Only the rows of the requested nodes are gathered / looked up, and only they
+/// receive gradients.
+///
+/// Embedding rows: node v uses row `rows(v)` of the table when a row map is given (a
+/// metis-hier ordering leaves holes, see graph/ordering.hpp), row v otherwise.
+
+#include "core/adam.hpp"
+#include "core/dense_gemm.hpp"
+#include "core/error.hpp"
+#include "core/sparse_adam.hpp"
+#include "core/tt_shape.hpp"
+#include "graph/dataset.hpp"
+#include "models/embedding_init.hpp"
+#include "models/full_embedding.hpp"
+#include "models/layer.hpp"
+#include "models/tt_embedding.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ttgnn {
+
+/// What feeds the first layer.
+enum class MinibatchInputKind { feat, emb, tt, feat_tt };
+
+/// "feat", "emb", "tt", "feat+tt"; ConfigError otherwise.
+inline MinibatchInputKind parse_minibatch_input(std::string const &name) {
+  if (name == "feat")
+    return MinibatchInputKind::feat;
+  if (name == "emb")
+    return MinibatchInputKind::emb;
+  if (name == "tt")
+    return MinibatchInputKind::tt;
+  if (name == "feat+tt")
+    return MinibatchInputKind::feat_tt;
+  throw ConfigError("unknown input '" + name + "': expected feat, emb, tt or feat+tt");
+}
+inline std::string to_string(MinibatchInputKind k) {
+  switch (k) {
+  case MinibatchInputKind::feat:
+    return "feat";
+  case MinibatchInputKind::emb:
+    return "emb";
+  case MinibatchInputKind::tt:
+    return "tt";
+  default:
+    return "feat+tt";
+  }
+}
+
+/// \brief Settings of a MinibatchInput.
+struct MinibatchInputOptions {
+  MinibatchInputKind kind = MinibatchInputKind::feat;
+  std::int64_t dim = 128;           ///< embedding width (emb, tt, feat+tt)
+  std::int64_t tt_rank = 8;         ///< uniform TT rank
+  std::vector<std::int64_t> tt_n;   ///< row factors (empty: balanced, 3 cores)
+  std::vector<std::int64_t> tt_d;   ///< column factors (empty: balanced)
+  std::string init = "ortho";       ///< gaussian, ortho or spectral (models/embedding_init.hpp)
+  double init_std = 1.0;            ///< root-mean-square entry of the initial table
+  double lr = 0.01;                 ///< learning rate of the embedding's optimizer
+  std::uint64_t seed = 0;
+};
+
+/// \brief Input rows of a GNN (see the file comment). Scalar float or double.
+template <class Scalar, class ExecutionSpace>
+class MinibatchInput {
+public:
+  using memory_space = typename ExecutionSpace::memory_space;
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
+
+  /// \param data features come from here (needed for feat and feat+tt)
+  /// \param rows optional host row map (node -> embedding row), empty for the identity
+  /// \param num_rows embedding rows (>= every row id; 0: the number of nodes)
+  MinibatchInput(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
+            MinibatchInputOptions const &o,
+            Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows = {},
+            std::int64_t num_rows = 0)
+      : options_(o), num_nodes_(data.num_nodes()) {
+    if (num_rows <= 0)
+      num_rows = num_nodes_;
+    const bool feat = o.kind == MinibatchInputKind::feat || o.kind == MinibatchInputKind::feat_tt;
+    if (feat) {
+      if (!data.has_feature_values())
+        throw ConfigError("input '" + to_string(o.kind) + "': the dataset '" + data.name +
+                          "' has no node features (use --input emb or tt)");
+      features_ = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                 "ttgnn::minibatch_input::features"),
+                              data.features.extent(0), data.features.extent(1));
+      auto h = Kokkos::create_mirror_view(features_);
+      Kokkos::parallel_for(
+          "ttgnn::minibatch_input::convert_features",
+          Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, data.num_nodes()),
+          [&](std::int64_t i) {
+            for (std::size_t j = 0; j < data.features.extent(1); ++j)
+              h(i, j) = static_cast<Scalar>(data.features(i, j));
+          });
+      Kokkos::deep_copy(space, features_, h);
+      num_features_ = static_cast<std::int64_t>(data.features.extent(1));
+    }
+    if (rows.extent(0) > 0) {
+      if (static_cast<std::int64_t>(rows.extent(0)) != num_nodes_)
+        throw ConfigError("node input: the row map has " + std::to_string(rows.extent(0)) +
+                          " entries for " + std::to_string(num_nodes_) + " nodes");
+      rows_ = Kokkos::View<std::int64_t *, memory_space>("ttgnn::minibatch_input::rows", rows.extent(0));
+      Kokkos::deep_copy(space, rows_, rows);
+    }
+    // Initial values from models/embedding_init.hpp (node v at its row), like the full-batch
+    // trainer: gaussian, ortho or spectral, entries of root-mean-square o.init_std.
+    Kokkos::View<std::int64_t *, Kokkos::HostSpace> node_rows(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::node_rows"),
+        num_nodes_);
+    for (std::int64_t v = 0; v < num_nodes_; ++v)
+      node_rows(v) = rows.extent(0) > 0 ? rows(v) : v;
+    EmbeddingInitOptions init;
+    init.method = parse_init_method(o.init);
+    init.init_std = o.init_std;
+    init.seed = o.seed;
+    if (o.kind == MinibatchInputKind::emb) {
+      FullEmbeddingOptions fo;
+      fo.gradient = FullGradient::sparse;
+      full_ = std::make_unique<FullEmbedding<Scalar, ExecutionSpace>>(num_rows, o.dim, fo,
+                                                                     "ttgnn::minibatch_input::emb");
+      {
+        const std::vector<double> table =
+            initial_full_table(num_rows, o.dim, data.graph, node_rows, init);
+        auto h = Kokkos::create_mirror_view(full_->table());
+        for (std::size_t k = 0; k < table.size(); ++k)
+          h.data()[k] = static_cast<Scalar>(table[k]);
+        Kokkos::deep_copy(space, full_->table(), h);
+      }
+      SparseAdamOptions so;
+      so.lr = o.lr;
+      so.check_rows = false; // ids come from FullEmbedding's merge: unique and in range
+      sparse_adam_ = std::make_unique<SparseAdam<Scalar, ExecutionSpace>>(space, full_->table(), so);
+    } else if (o.kind != MinibatchInputKind::feat) {
+      TtShape shape = o.tt_n.empty() ? make_tt_shape(num_rows, o.dim, o.tt_rank, 3)
+                                     : make_tt_shape(num_rows, o.dim, o.tt_n,
+                                                     o.tt_d.empty() ? make_tt_shape(num_rows, o.dim, o.tt_rank,
+                                                                                    int(o.tt_n.size())).d
+                                                                    : o.tt_d,
+                                                     o.tt_rank);
+      tt_ = std::make_unique<TtEmbedding<Scalar, ExecutionSpace>>(shape);
+      tt_->set_cores_from_host(space, initial_tt_cores(shape, data.graph, node_rows, init));
+      AdamOptions ao;
+      ao.lr = o.lr;
+      adam_ = std::make_unique<Adam<Scalar, ExecutionSpace>>(space, tt_->parameters(),
+                                                             tt_->gradients(), ao);
+    }
+  }
+
+  MinibatchInputOptions const &options() const { return options_; }
+  /// Columns of the input rows.
+  std::int64_t dim() const {
+    return num_features_ + (options_.kind == MinibatchInputKind::feat ? 0 : options_.dim);
+  }
+  /// True when the input has parameters (emb, tt, feat+tt).
+  bool trainable() const { return options_.kind != MinibatchInputKind::feat; }
+  std::int64_t num_parameters() const {
+    return full_ ? full_->num_parameters() : tt_ ? tt_->num_parameters() : 0;
+  }
+  /// Embedding compression (table size / parameters), 1 for a full table, 0 without one.
+  double compression() const { return full_ ? 1.0 : tt_ ? tt_->compression() : 0.0; }
+  std::string shape_string() const { return tt_ ? tt_->shape().to_string() : ""; }
+  TtEmbedding<Scalar, ExecutionSpace> *tt() const { return tt_.get(); }
+  FullEmbedding<Scalar, ExecutionSpace> *full() const { return full_.get(); }
+
+  /// \brief out(i, :) = input row of node ids(i) (ids.extent(0) x dim()). Keeps the ids for
+  /// backward.
+  void forward(ExecutionSpace const &space, ids_type const &ids, matrix_type const &out) {
+    const std::int64_t b = static_cast<std::int64_t>(ids.extent(0));
+    detail::require_extents(out, b, dim(), "ttgnn::MinibatchInput::forward: out");
+    ids_ = ids;
+    const std::int64_t f = num_features_;
+    if (f > 0) {
+      auto feat = features_;
+      Kokkos::parallel_for(
+          "ttgnn::minibatch_input::gather_features", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b * f),
+          KOKKOS_LAMBDA(std::int64_t k) { out(k / f, k % f) = feat(ids(k / f), k % f); });
+    }
+    if (!trainable())
+      return;
+    row_ids_ = ids;
+    if (rows_.extent(0) > 0) {
+      Kokkos::View<std::int64_t *, memory_space> mapped(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::row_ids"), b);
+      auto rows = rows_;
+      Kokkos::parallel_for(
+          "ttgnn::minibatch_input::map_rows", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b),
+          KOKKOS_LAMBDA(std::int64_t i) { mapped(i) = rows(ids(i)); });
+      row_ids_ = mapped;
+    }
+    if (f == 0) {
+      if (full_)
+        full_->forward(space, row_ids_, out);
+      else
+        tt_->forward(space, row_ids_, out);
+      return;
+    }
+    detail::ensure_extents(emb_rows_, "ttgnn::minibatch_input::emb_rows", b, options_.dim);
+    tt_->forward(space, row_ids_, emb_rows_);
+    copy_columns(space, emb_rows_, out, f, false);
+  }
+
+  /// \brief Accumulates the embedding gradient from dL/d(out of the last forward) (nothing for
+  /// plain features).
+  void backward(ExecutionSpace const &space, matrix_type const &grad_out) {
+    if (!trainable())
+      return;
+    const std::int64_t f = num_features_;
+    if (f == 0) {
+      if (full_)
+        full_->backward(space, row_ids_, grad_out);
+      else
+        tt_->backward(space, row_ids_, grad_out);
+      return;
+    }
+    detail::ensure_extents(emb_rows_, "ttgnn::minibatch_input::emb_rows", grad_out.extent(0),
+                           options_.dim);
+    copy_columns(space, emb_rows_, grad_out, f, true);
+    tt_->backward(space, row_ids_, emb_rows_);
+  }
+
+  /// The embedding's parameters as flat Views (empty for plain features), for snapshots.
+  std::vector<Kokkos::View<Scalar *, memory_space>> parameters() const {
+    if (full_)
+      return full_->parameters();
+    if (tt_)
+      return tt_->parameters();
+    return {};
+  }
+
+  void zero_grad(ExecutionSpace const &space) {
+    if (full_)
+      full_->zero_grad(space);
+    if (tt_)
+      tt_->zero_grad(space);
+  }
+  /// One optimizer step of the embedding (row-sparse Adam / Adam on the cores).
+  void step(ExecutionSpace const &space) {
+    if (full_)
+      sparse_adam_->step(space, full_->sparse_ids(), full_->sparse_rows());
+    if (adam_)
+      adam_->step(space);
+  }
+  void set_learning_rate(double lr) {
+    if (sparse_adam_)
+      sparse_adam_->set_learning_rate(lr);
+    if (adam_)
+      adam_->set_learning_rate(lr);
+  }
+
+  /// \brief The input rows of all nodes (num_nodes x dim), computed in chunks of \p chunk
+  /// nodes; for plain features the stored matrix itself.
+  matrix_type all_rows(ExecutionSpace const &space, std::int64_t chunk = 65536) {
+    if (!trainable())
+      return features_;
+    matrix_type out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::all_rows"),
+                    num_nodes_, dim());
+    for (std::int64_t a = 0; a < num_nodes_; a += chunk) {
+      const std::int64_t b = std::min(num_nodes_, a + chunk);
+      Kokkos::View<std::int64_t *, memory_space> ids(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::chunk_ids"), b - a);
+      Kokkos::parallel_for(
+          "ttgnn::minibatch_input::iota", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b - a),
+          KOKKOS_LAMBDA(std::int64_t i) { ids(i) = a + i; });
+      forward(space, ids, Kokkos::subview(out, std::make_pair(a, b), Kokkos::ALL));
+    }
+    return out;
+  }
+
+private:
+  /// to_out: dst(:, offset:) = src; else src = dst(:, offset:) (src is the compact matrix).
+  static void copy_columns(ExecutionSpace const &space, matrix_type const &compact,
+                           matrix_type const &wide, std::int64_t offset, bool to_compact) {
+    const std::int64_t b = static_cast<std::int64_t>(compact.extent(0));
+    const std::int64_t d = static_cast<std::int64_t>(compact.extent(1));
+    Kokkos::parallel_for(
+        "ttgnn::minibatch_input::copy_columns", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b * d),
+        KOKKOS_LAMBDA(std::int64_t k) {
+          if (to_compact)
+            compact(k / d, k % d) = wide(k / d, offset + k % d);
+          else
+            wide(k / d, offset + k % d) = compact(k / d, k % d);
+        });
+  }
+
+  MinibatchInputOptions options_;
+  std::int64_t num_nodes_ = 0, num_features_ = 0;
+  matrix_type features_, emb_rows_;
+  Kokkos::View<std::int64_t *, memory_space> rows_;
+  ids_type ids_, row_ids_;
+  std::unique_ptr<FullEmbedding<Scalar, ExecutionSpace>> full_;
+  std::unique_ptr<TtEmbedding<Scalar, ExecutionSpace>> tt_;
+  std::unique_ptr<SparseAdam<Scalar, ExecutionSpace>> sparse_adam_;
+  std::unique_ptr<Adam<Scalar, ExecutionSpace>> adam_;
+};
+
+} // namespace ttgnn
+
+#endif

@@ -1,0 +1,286 @@
+// Mini-batch GraphSAGE training with neighbour sampling (see minibatch_trainer.hpp).
+#include "models/minibatch_trainer.hpp"
+
+#include "core/adam.hpp"
+#include "core/error.hpp"
+#include "graph/counter_rng.hpp"
+#include "graph/neighbor_sampler.hpp"
+#include "models/block_operator.hpp"
+#include "models/gnn_model.hpp"
+#include "models/layerwise_inference.hpp"
+#include "models/log_softmax_cross_entropy.hpp"
+#include "models/training_common.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <type_traits>
+
+namespace ttgnn {
+
+double peak_rss_mb() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
+}
+
+namespace {
+
+constexpr std::uint64_t kShuffleDomain = 0x73687566666C65ULL; // "shuffle"
+
+using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
+
+/// The training nodes of epoch \p epoch in a seeded random order (Fisher-Yates).
+HostIds shuffled(HostIds const &train, std::uint64_t seed, std::uint64_t epoch) {
+  const std::int64_t n = static_cast<std::int64_t>(train.extent(0));
+  HostIds out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::order"), n);
+  Kokkos::deep_copy(out, train);
+  CounterRng rng(seed, kShuffleDomain, epoch);
+  for (std::int64_t i = n - 1; i > 0; --i)
+    std::swap(out(i), out(static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(i + 1)))));
+  return out;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions const &o) {
+  if (static_cast<int>(o.fanouts.size()) != o.num_layers)
+    throw ConfigError("mini-batch training: " + std::to_string(o.fanouts.size()) +
+                      " fan-outs for " + std::to_string(o.num_layers) +
+                      " layers (give one fan-out per layer, e.g. --fanout 5,10,15)");
+  if (o.batch_size < 1 || o.epochs < 0 || o.eval_every < 1 || o.hidden < 1)
+    throw ConfigError("mini-batch training: need batch size >= 1, epochs >= 0, eval-every >= 1");
+  if (data.train.extent(0) == 0 || (o.evaluate && (data.valid.extent(0) == 0 || data.test.extent(0) == 0)))
+    throw ConfigError("mini-batch training: the dataset '" + data.name +
+                      "' needs a split with train, valid and test nodes");
+  if (data.num_classes < 1 || data.labels.extent(0) != static_cast<std::size_t>(data.num_nodes()))
+    throw ConfigError("mini-batch training: the dataset '" + data.name + "' has no labels");
+}
+
+} // namespace
+
+template <class ExecutionSpace>
+MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
+                                MinibatchTrainOptions const &o,
+                                Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows,
+                                std::int64_t num_rows, MinibatchProgress const &progress) {
+  using Scalar = float;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using HostExec = std::conditional_t<
+      Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible, ExecutionSpace,
+      Kokkos::DefaultHostExecutionSpace>;
+  using clock = std::chrono::steady_clock;
+  auto since = [](clock::time_point t) {
+    return std::chrono::duration<double>(clock::now() - t).count();
+  };
+  check_options(data, o);
+  HostExec host_space;
+  if constexpr (std::is_same<HostExec, ExecutionSpace>::value)
+    host_space = space;
+
+  NeighborSampler<std::int32_t> sampler(data.graph, o.fanouts, o.seed);
+  MinibatchInput<Scalar, ExecutionSpace> input(space, data, o.input, rows, num_rows);
+  GnnConfig cfg;
+  cfg.kind = GnnKind::sage;
+  cfg.in_features = input.dim();
+  cfg.hidden = o.hidden;
+  cfg.out_features = data.num_classes;
+  cfg.num_layers = o.num_layers;
+  cfg.dropout = o.dropout;
+  cfg.input_dropout = o.input_dropout;
+  cfg.batch_norm = o.batch_norm;
+  cfg.residual = o.residual;
+  cfg.seed = o.seed;
+  GnnModel<Scalar, ExecutionSpace, std::int32_t> model(cfg);
+  AdamOptions ao;
+  ao.lr = o.lr;
+  ao.weight_decay = o.weight_decay;
+  auto optimizer = std::make_unique<TrainerAdam<Scalar, ExecutionSpace>>(
+      space, model.parameters(), model.gradients(), ao,
+      o.adamw ? OptimizerKind::adamw : OptimizerKind::adam);
+  using view_type = Kokkos::View<Scalar *, memory_space>;
+  std::vector<view_type> best_params, best_buffers, best_input;
+
+  auto labels = Kokkos::create_mirror_view_and_copy(memory_space(), data.labels,
+                                                    "ttgnn::minibatch::labels");
+  auto train_d = Kokkos::create_mirror_view_and_copy(memory_space(), data.train, "ttgnn::minibatch::train");
+  auto valid_d = Kokkos::create_mirror_view_and_copy(memory_space(), data.valid, "ttgnn::minibatch::valid");
+  auto test_d = Kokkos::create_mirror_view_and_copy(memory_space(), data.test, "ttgnn::minibatch::test");
+  std::unique_ptr<FullGraphMean<ExecutionSpace, std::int32_t>> full;
+  LogSoftmaxCrossEntropy<Scalar, ExecutionSpace> loss_fn;
+
+  MinibatchResult result;
+  result.gnn_params = model.num_parameters();
+  result.embedding_params = input.num_parameters();
+  result.compression = input.compression();
+  result.tt_shape = input.shape_string();
+  const std::int64_t num_train = static_cast<std::int64_t>(data.train.extent(0));
+  result.batches_per_epoch = (num_train + o.batch_size - 1) / o.batch_size;
+  const std::int64_t run_batches =
+      o.max_batches > 0 ? std::min(o.max_batches, result.batches_per_epoch) : result.batches_per_epoch;
+  std::vector<double> epoch_times, batch_times;
+  int evaluations_without_gain = 0;
+
+  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    MinibatchEpoch rec;
+    rec.epoch = epoch;
+    const auto t_epoch = clock::now();
+    const HostIds order = shuffled(data.train, o.seed, static_cast<std::uint64_t>(epoch));
+    model.set_training(true);
+    double loss_sum = 0;
+    bool finite = true;
+    for (std::int64_t b = 0; b < run_batches; ++b) {
+      const auto t_batch = clock::now();
+      const std::int64_t first = b * o.batch_size;
+      const std::int64_t last = std::min(num_train, first + o.batch_size);
+      Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds =
+          Kokkos::subview(order, std::make_pair(first, last));
+      const auto t_sample = clock::now();
+      const SampledBatch batch = sampler.sample(host_space, seeds, static_cast<std::uint64_t>(epoch),
+                                                static_cast<std::uint64_t>(b));
+      rec.sample_seconds += since(t_sample);
+      std::vector<GraphOperator<Scalar, ExecutionSpace, std::int32_t>> ops;
+      for (auto const &blk : batch.blocks)
+        ops.push_back(block_mean_operator<Scalar>(space, blk));
+      rec.sampled_edges += batch.num_edges();
+      auto ids = Kokkos::create_mirror_view_and_copy(memory_space(), batch.input_nodes(),
+                                                     "ttgnn::minibatch::input_nodes");
+      const std::int64_t n_in = static_cast<std::int64_t>(ids.extent(0));
+      rec.input_rows += n_in;
+      matrix_type x0(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::x0"), n_in,
+                     input.dim());
+      input.forward(space, ids, x0);
+      matrix_type const &logits = model.forward(space, ops, x0);
+      const std::int64_t m = last - first;
+      Kokkos::View<std::int32_t *, memory_space> batch_labels(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::batch_labels"), m);
+      Kokkos::View<std::int64_t *, memory_space> subset(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::subset"), m);
+      Kokkos::parallel_for(
+          "ttgnn::minibatch::batch_labels", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
+          KOKKOS_LAMBDA(std::int64_t i) {
+            batch_labels(i) = labels(ids(i)); // the seeds are the first input nodes
+            subset(i) = i;
+          });
+      const double loss = loss_fn.forward(space, logits, batch_labels, subset);
+      if (!std::isfinite(loss)) {
+        finite = false;
+        break;
+      }
+      loss_sum += loss;
+      matrix_type grad_logits(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::grad_logits"),
+                              logits.extent(0), logits.extent(1));
+      loss_fn.backward(space, grad_logits);
+      optimizer->zero_grad(space);
+      input.zero_grad(space);
+      matrix_type grad_x0;
+      if (input.trainable())
+        grad_x0 = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::grad_x0"),
+                              n_in, input.dim());
+      model.backward(space, grad_logits, grad_x0);
+      input.backward(space, grad_x0);
+      optimizer->step(space);
+      input.step(space);
+      space.fence();
+      ++rec.batches;
+      batch_times.push_back(since(t_batch));
+    }
+    rec.seconds = since(t_epoch);
+    rec.loss = rec.batches > 0 ? loss_sum / rec.batches : 0.0;
+    if (!finite) {
+      result.stop_reason = "non_finite_loss";
+      result.epochs.push_back(rec);
+      if (progress)
+        progress(rec, result);
+      break;
+    }
+    epoch_times.push_back(rec.seconds);
+    if (o.evaluate && (epoch % o.eval_every == 0 || epoch == o.epochs)) {
+      const auto t_eval = clock::now();
+      if (!full)
+        full = std::make_unique<FullGraphMean<ExecutionSpace, std::int32_t>>(
+            FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data.graph));
+      model.set_training(false);
+      matrix_type logits;
+      {
+        matrix_type h0 = input.all_rows(space, o.eval_chunk);
+        logits = sage_layerwise_inference(space, model, *full, h0, o.eval_chunk);
+      }
+      auto acc = [&](Kokkos::View<std::int64_t *, memory_space> const &ids) {
+        return static_cast<double>(count_correct<Scalar, ExecutionSpace>(space, logits, labels, ids)) /
+               static_cast<double>(ids.extent(0));
+      };
+      rec.evaluated = true;
+      rec.train_acc = acc(train_d);
+      rec.valid_acc = acc(valid_d);
+      rec.test_acc = acc(test_d);
+      {
+        LogSoftmaxCrossEntropy<Scalar, ExecutionSpace> eval_loss;
+        rec.valid_loss = eval_loss.forward(space, logits, labels, valid_d);
+      }
+      rec.eval_seconds = since(t_eval);
+      // The full-batch trainer's rule: better validation accuracy, ties broken by lower loss;
+      // the selected parameters are restored at the end.
+      if (result.best_epoch == 0 || rec.valid_acc > result.valid_acc ||
+          (rec.valid_acc == result.valid_acc && rec.valid_loss < result.valid_loss)) {
+        result.best_epoch = epoch;
+        result.train_acc = rec.train_acc;
+        result.valid_acc = rec.valid_acc;
+        result.test_acc = rec.test_acc;
+        result.valid_loss = rec.valid_loss;
+        evaluations_without_gain = 0;
+        if (o.keep_best) {
+          snapshot_views(model.parameters(), best_params);
+          snapshot_views(model.buffers(), best_buffers);
+          snapshot_views(input.parameters(), best_input);
+        }
+      } else {
+        ++evaluations_without_gain;
+      }
+    }
+    result.epochs.push_back(rec);
+    if (progress)
+      progress(rec, result);
+    if (o.patience > 0 && evaluations_without_gain >= o.patience) {
+      result.stop_reason = "early_stopping";
+      break;
+    }
+  }
+  if (!best_params.empty()) {
+    restore_views(best_params, model.parameters());
+    restore_views(best_buffers, model.buffers());
+    restore_views(best_input, input.parameters());
+  }
+  result.epoch_time_s = median(epoch_times);
+  result.batch_time_s = median(batch_times);
+  result.peak_rss_mb = peak_rss_mb();
+  return result;
+}
+
+#define TTGNN_INSTANTIATE_MINIBATCH(SPACE)                                                         \
+  template MinibatchResult train_minibatch<SPACE>(                                                 \
+      SPACE const &, Dataset<std::int32_t> const &, MinibatchTrainOptions const &,                 \
+      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, std::int64_t,                         \
+      MinibatchProgress const &);
+#ifdef KOKKOS_ENABLE_SERIAL
+TTGNN_INSTANTIATE_MINIBATCH(Kokkos::Serial)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+TTGNN_INSTANTIATE_MINIBATCH(Kokkos::OpenMP)
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+TTGNN_INSTANTIATE_MINIBATCH(Kokkos::Cuda)
+#endif
+#undef TTGNN_INSTANTIATE_MINIBATCH
+
+} // namespace ttgnn

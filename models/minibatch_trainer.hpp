@@ -1,0 +1,110 @@
+#ifndef TTGNN_MODELS_MINIBATCH_TRAINER_HPP
+#define TTGNN_MODELS_MINIBATCH_TRAINER_HPP
+/// \file minibatch_trainer.hpp
+/// \brief Mini-batch GraphSAGE training with neighbour sampling (the ogbn-products and
+/// ogbn-papers100M recipe of METHOD.md §4): each epoch shuffles the training nodes (seeded),
+/// cuts them into batches, samples one block per layer (graph/neighbor_sampler.hpp), runs
+/// SampledSage forward/backward on the blocks with only the batch's input rows gathered or
+/// looked up (models/minibatch_input.hpp), and steps Adam/AdamW on the GNN and the embedding's
+/// own optimizer. Evaluation is layer-wise full-neighbour inference over all nodes.
+///
+/// Model selection as the full-batch trainer (models/full_batch_trainer.hpp): the evaluated
+/// epoch with the best validation accuracy (ties: lower validation loss) is selected, its
+/// parameters are restored at the end (keep_best) and its accuracies reported; early stopping
+/// after `patience` evaluations without such an improvement. A NaN/Inf training loss stops
+/// training (stop_reason "non_finite_loss") before the update of that batch.
+
+#include "graph/dataset.hpp"
+#include "models/minibatch_input.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ttgnn {
+
+/// \brief Settings of train_minibatch.
+struct MinibatchTrainOptions {
+  // Model.
+  int num_layers = 3;        ///< SAGEConv layers (= number of fan-outs)
+  std::int64_t hidden = 256; ///< hidden width
+  double dropout = 0.5;        ///< before every layer but the first (after each hidden ReLU)
+  double input_dropout = 0.0;  ///< before the first layer
+  bool batch_norm = false;
+  bool residual = false;       ///< hidden layers of equal width add their input
+  MinibatchInputOptions input; ///< feat / emb / tt / feat+tt and the embedding's settings
+  // Sampling.
+  std::vector<std::int64_t> fanouts{5, 10, 15}; ///< input layer first (DGL order)
+  std::int64_t batch_size = 1000;
+  // Optimisation.
+  int epochs = 20;
+  double lr = 0.003;
+  double weight_decay = 0;
+  bool adamw = false; ///< decoupled weight decay
+  // Evaluation and selection.
+  int eval_every = 1;             ///< evaluate every this many epochs (and after the last)
+  int patience = 0;               ///< stop after this many evaluations without improvement (0: off)
+  std::int64_t eval_chunk = 65536; ///< rows per chunk of layer-wise inference
+  bool evaluate = true;           ///< false: train only (benchmarks)
+  /// Snapshot the parameters of the selected epoch and restore them at the end (costs one
+  /// copy of the model and of the embedding).
+  bool keep_best = true;
+  /// Batches per epoch (0: all). Benchmarks time a prefix of the epoch and extrapolate.
+  std::int64_t max_batches = 0;
+  std::uint64_t seed = 0;
+};
+
+/// \brief What happened in one epoch.
+struct MinibatchEpoch {
+  int epoch = 0;             ///< 1-based
+  double loss = 0;           ///< mean training loss over the batches
+  bool evaluated = false;
+  double train_acc = -1, valid_acc = -1, test_acc = -1; ///< -1 when not evaluated
+  double valid_loss = -1;    ///< evaluation-mode loss on the validation nodes
+  double seconds = 0;        ///< training time of the epoch (sampling included, eval excluded)
+  double sample_seconds = 0; ///< of which: sampling blocks on the host
+  double eval_seconds = 0;   ///< layer-wise inference + accuracies
+  std::int64_t batches = 0;
+  std::int64_t sampled_edges = 0; ///< over all batches and blocks
+  std::int64_t input_rows = 0;    ///< input rows gathered/looked up over all batches
+};
+
+/// \brief Result of train_minibatch.
+struct MinibatchResult {
+  std::vector<MinibatchEpoch> epochs;
+  int best_epoch = 0; ///< 0 when nothing was evaluated
+  double train_acc = -1, valid_acc = -1, test_acc = -1; ///< at best_epoch
+  double valid_loss = -1;                               ///< at best_epoch
+  std::string stop_reason = "epochs"; ///< "epochs", "early_stopping" or "non_finite_loss"
+  std::int64_t gnn_params = 0, embedding_params = 0;
+  double compression = 0;           ///< embedding compression (0 without an embedding)
+  std::string tt_shape;             ///< TT shape, "" without TT
+  std::int64_t batches_per_epoch = 0; ///< full epoch (before max_batches)
+  double epoch_time_s = 0;          ///< median training time per epoch (as run)
+  double batch_time_s = 0;          ///< median over all batches of all epochs
+  double peak_rss_mb = 0;
+};
+
+/// Called after every epoch (progress lines).
+using MinibatchProgress = std::function<void(MinibatchEpoch const &, MinibatchResult const &)>;
+
+/// \brief Trains GraphSAGE on \p data with neighbour sampling; see the file comment.
+/// \param data dataset with a split (train/valid/test non-empty; labels of those nodes set)
+/// \param rows optional node -> embedding row map (ordering with holes), \param num_rows its range
+/// Throws ConfigError for inconsistent options (fan-outs vs layers, empty split ...).
+template <class ExecutionSpace>
+MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
+                                MinibatchTrainOptions const &options,
+                                Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows = {},
+                                std::int64_t num_rows = 0,
+                                MinibatchProgress const &progress = {});
+
+/// \brief Peak resident set size of this process in MiB (getrusage).
+double peak_rss_mb();
+
+} // namespace ttgnn
+
+#endif

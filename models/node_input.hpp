@@ -1,0 +1,316 @@
+#ifndef TTGNN_MODELS_NODE_INPUT_HPP
+#define TTGNN_MODELS_NODE_INPUT_HPP
+/// \file node_input.hpp
+/// \brief The input stage of a full-batch GNN: for a batch of nodes, the rows fed to the first
+/// layer — node features, rows of a trainable embedding table (full or tensor-train), or both
+/// side by side ([features | embedding]). backward() sends the gradient of the embedding
+/// columns into the table (dense gradients: what Adam steps over); features are constants.
+/// (The mini-batch trainer has its own row-sparse variant: models/minibatch_input.hpp.)
+///
+/// Node ids are the dataset's (after any permutation). The embedding row of node v is
+/// node_rows(v): with the hierarchical METIS order TT rows have holes (graph/ordering.hpp:
+/// NodeOrdering::new_to_row); a full table uses row = node id.
+
+#include "core/dense_gemm.hpp"
+#include "core/error.hpp"
+#include "models/full_embedding.hpp"
+#include "models/tt_embedding.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ttgnn {
+
+/// What a NodeInput feeds the GNN.
+enum class InputKind {
+  features,           ///< "feat": node features only (no trainable input)
+  embedding,          ///< "emb": a full N x d embedding table
+  tt,                 ///< "tt": a TT embedding table
+  features_tt,        ///< "feat+tt": [features | TT rows]
+  features_embedding, ///< "feat+emb": [features | full-table rows]
+};
+
+/// "feat", "emb", "tt", "feat+tt", "feat+emb".
+inline std::string to_string(InputKind kind) {
+  switch (kind) {
+  case InputKind::features:
+    return "feat";
+  case InputKind::embedding:
+    return "emb";
+  case InputKind::tt:
+    return "tt";
+  case InputKind::features_tt:
+    return "feat+tt";
+  case InputKind::features_embedding:
+    return "feat+emb";
+  }
+  return "?";
+}
+
+/// Inverse of to_string; ConfigError listing the choices.
+inline InputKind parse_input_kind(std::string const &name) {
+  for (auto k : {InputKind::features, InputKind::embedding, InputKind::tt, InputKind::features_tt,
+                 InputKind::features_embedding})
+    if (to_string(k) == name)
+      return k;
+  throw ConfigError("unknown input '" + name + "': expected feat, emb, tt, feat+tt or feat+emb");
+}
+
+/// True when the kind uses node features.
+inline bool uses_features(InputKind k) {
+  return k == InputKind::features || k == InputKind::features_tt ||
+         k == InputKind::features_embedding;
+}
+/// True when the kind uses a TT table.
+inline bool uses_tt(InputKind k) { return k == InputKind::tt || k == InputKind::features_tt; }
+/// True when the kind uses a full table.
+inline bool uses_full_table(InputKind k) {
+  return k == InputKind::embedding || k == InputKind::features_embedding;
+}
+
+/// \brief Features and/or an embedding table, looked up per batch of nodes.
+template <class Scalar, class ExecutionSpace>
+class NodeInput {
+public:
+  using memory_space = typename ExecutionSpace::memory_space;
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
+  using index_view = Kokkos::View<std::int64_t *, memory_space>;
+  using flat_view = Kokkos::View<Scalar *, memory_space>;
+  using tt_type = TtEmbedding<Scalar, ExecutionSpace>;
+  using full_type = FullEmbedding<Scalar, ExecutionSpace>;
+
+  /// \brief An input over \p num_nodes nodes with nothing yet (add features and/or a table).
+  explicit NodeInput(std::int64_t num_nodes) : n_(num_nodes) {
+    if (num_nodes < 1)
+      throw ConfigError("NodeInput: need at least one node");
+    all_nodes_ = index_view(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_input::all_nodes"), n_);
+    auto all = all_nodes_;
+    Kokkos::parallel_for(
+        "ttgnn::node_input::iota", Kokkos::RangePolicy<ExecutionSpace>(0, n_),
+        KOKKOS_LAMBDA(std::int64_t i) { all(i) = i; });
+    Kokkos::fence();
+  }
+
+  /// \brief Node features (N x F constants).
+  void set_features(matrix_type const &features) {
+    if (static_cast<std::int64_t>(features.extent(0)) != n_ || features.extent(1) == 0)
+      throw ConfigError("NodeInput: features are " + std::to_string(features.extent(0)) + "x" +
+                        std::to_string(features.extent(1)) + ", expected " +
+                        std::to_string(n_) + " rows and at least one column");
+    features_ = features;
+  }
+  /// \brief A TT table; node v reads row node_rows(v) (N entries, each < the table's rows).
+  void set_tt_embedding(std::shared_ptr<tt_type> tt, index_view const &node_rows) {
+    check_rows(node_rows, tt->num_rows());
+    tt_ = std::move(tt);
+    full_.reset();
+    node_rows_ = node_rows;
+  }
+  /// \brief A full table with a dense gradient; node v reads row node_rows(v) (empty View:
+  /// row v).
+  void set_full_embedding(std::shared_ptr<full_type> full, index_view node_rows = {}) {
+    if (full->options().gradient != FullGradient::dense)
+      throw ConfigError("NodeInput: the full embedding must have a dense gradient");
+    if (node_rows.extent(0) == 0)
+      node_rows = all_nodes_;
+    check_rows(node_rows, full->num_rows());
+    full_ = std::move(full);
+    tt_.reset();
+    node_rows_ = node_rows;
+  }
+
+  std::int64_t num_nodes() const { return n_; }
+  std::int64_t feature_dim() const { return static_cast<std::int64_t>(features_.extent(1)); }
+  std::int64_t embedding_dim() const { return tt_ ? tt_->dim() : full_ ? full_->dim() : 0; }
+  /// Width of the rows forward() produces: features, then embedding.
+  std::int64_t dim() const { return feature_dim() + embedding_dim(); }
+  bool has_embedding() const { return tt_ || full_; }
+  InputKind kind() const {
+    const bool f = feature_dim() > 0;
+    if (tt_)
+      return f ? InputKind::features_tt : InputKind::tt;
+    if (full_)
+      return f ? InputKind::features_embedding : InputKind::embedding;
+    return InputKind::features;
+  }
+  matrix_type const &features() const { return features_; }
+  std::shared_ptr<tt_type> const &tt_embedding() const { return tt_; }
+  std::shared_ptr<full_type> const &full_embedding() const { return full_; }
+  /// Row of the table of each node.
+  index_view const &node_rows() const { return node_rows_; }
+  /// 0, 1, ..., N-1 on the device.
+  index_view const &all_nodes() const { return all_nodes_; }
+
+  /// Trainable scalars (of the table; features are not trained).
+  std::int64_t num_parameters() const {
+    return tt_ ? tt_->num_parameters() : full_ ? full_->num_parameters() : 0;
+  }
+  std::vector<flat_view> parameters() const {
+    return tt_ ? tt_->parameters() : full_ ? full_->parameters() : std::vector<flat_view>{};
+  }
+  std::vector<flat_view> gradients() const {
+    return tt_ ? tt_->gradients() : full_ ? full_->gradients() : std::vector<flat_view>{};
+  }
+  void zero_grad(ExecutionSpace const &space) {
+    if (tt_)
+      tt_->zero_grad(space);
+    if (full_)
+      full_->zero_grad(space);
+  }
+
+  /// \brief out(b, :) = [features(nodes(b)) | embedding row of nodes(b)]; out is batch x dim().
+  /// Keeps the rows for backward().
+  void forward(ExecutionSpace const &space, ids_type const &nodes, matrix_type const &out) {
+    const std::int64_t batch = static_cast<std::int64_t>(nodes.extent(0));
+    if (static_cast<std::int64_t>(out.extent(0)) != batch ||
+        static_cast<std::int64_t>(out.extent(1)) != dim())
+      throw ConfigError("NodeInput::forward: out is " + std::to_string(out.extent(0)) + "x" +
+                        std::to_string(out.extent(1)) + ", expected " + std::to_string(batch) +
+                        "x" + std::to_string(dim()));
+    const std::int64_t f = feature_dim(), e = embedding_dim();
+    if (e == 0) {
+      gather_features(space, nodes, out);
+      return;
+    }
+    map_rows(space, nodes, rows_);
+    batch_ = batch;
+    if (f == 0) {
+      lookup(space, rows_, out);
+      return;
+    }
+    ensure(emb_, "ttgnn::node_input::embedding_rows", batch, e);
+    lookup(space, rows_, emb_);
+    auto feat = features_;
+    auto emb = emb_;
+    const std::int64_t d = f + e;
+    Kokkos::parallel_for(
+        "ttgnn::node_input::concat", Kokkos::RangePolicy<ExecutionSpace>(space, 0, batch * d),
+        KOKKOS_LAMBDA(std::int64_t k) {
+          const std::int64_t b = k / d, j = k % d;
+          out(b, j) = j < f ? feat(nodes(b), j) : emb(b, j - f);
+        });
+  }
+
+  /// \brief All N nodes at once (full batch): the features themselves when there is no table
+  /// (no copy), else a buffer owned by this object, overwritten by the next call.
+  matrix_type const &forward_all(ExecutionSpace const &space) {
+    if (!has_embedding())
+      return features_;
+    ensure(all_, "ttgnn::node_input::rows", n_, dim());
+    forward(space, all_nodes_, all_);
+    return all_;
+  }
+
+  /// \brief Adds dL/dtable from grad_out = dL/d(forward's output) (batch x dim()); the
+  /// feature columns are ignored. Nothing to do without a table.
+  void backward(ExecutionSpace const &space, matrix_type const &grad_out) {
+    if (!has_embedding())
+      return;
+    const std::int64_t f = feature_dim(), e = embedding_dim();
+    if (static_cast<std::int64_t>(grad_out.extent(0)) != batch_ ||
+        static_cast<std::int64_t>(grad_out.extent(1)) != f + e)
+      throw ConfigError("NodeInput::backward: grad_out is " + std::to_string(grad_out.extent(0)) +
+                        "x" + std::to_string(grad_out.extent(1)) + ", expected " +
+                        std::to_string(batch_) + "x" + std::to_string(f + e));
+    if (f == 0) {
+      grad_lookup(space, grad_out);
+      return;
+    }
+    ensure(grad_emb_, "ttgnn::node_input::embedding_grad", batch_, e);
+    auto g = grad_emb_;
+    Kokkos::parallel_for(
+        "ttgnn::node_input::split_grad",
+        Kokkos::RangePolicy<ExecutionSpace>(space, 0, batch_ * e), KOKKOS_LAMBDA(std::int64_t k) {
+          g(k / e, k % e) = grad_out(k / e, f + k % e);
+        });
+    grad_lookup(space, grad_emb_);
+  }
+
+  /// \brief The embedding rows of \p nodes only (batch x embedding_dim()), e.g. for export.
+  /// Does not touch the state kept for backward.
+  void lookup_embedding(ExecutionSpace const &space, ids_type const &nodes,
+                        matrix_type const &out) {
+    if (!has_embedding())
+      throw ConfigError("NodeInput::lookup_embedding: the input has no embedding table");
+    index_view rows;
+    map_rows(space, nodes, rows);
+    if (tt_) // a temporary workspace: the plan kept for backward stays intact
+      tt_lookup_forward(space, tt_->cores(), ids_type(rows), out, tt_->options().path);
+    else
+      full_->forward(space, rows, out);
+  }
+
+private:
+  void check_rows(index_view const &node_rows, std::int64_t table_rows) const {
+    if (static_cast<std::int64_t>(node_rows.extent(0)) != n_)
+      throw ConfigError("NodeInput: node_rows has " + std::to_string(node_rows.extent(0)) +
+                        " entries, expected " + std::to_string(n_));
+    std::int64_t bad = 0;
+    Kokkos::parallel_reduce(
+        "ttgnn::node_input::check_rows", Kokkos::RangePolicy<ExecutionSpace>(0, n_),
+        KOKKOS_LAMBDA(std::int64_t i, std::int64_t & b) {
+          b += (node_rows(i) < 0 || node_rows(i) >= table_rows) ? 1 : 0;
+        },
+        bad);
+    if (bad)
+      throw ConfigError("NodeInput: " + std::to_string(bad) +
+                        " node rows are outside the table (" + std::to_string(table_rows) +
+                        " rows)");
+  }
+  static void ensure(matrix_type &m, char const *label, std::int64_t rows, std::int64_t cols) {
+    if (static_cast<std::int64_t>(m.extent(0)) != rows ||
+        static_cast<std::int64_t>(m.extent(1)) != cols)
+      m = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), rows, cols);
+  }
+  void map_rows(ExecutionSpace const &space, ids_type const &nodes, index_view &rows) const {
+    const std::int64_t batch = static_cast<std::int64_t>(nodes.extent(0));
+    if (static_cast<std::int64_t>(rows.extent(0)) != batch)
+      rows = index_view(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_input::rows"), batch);
+    auto r = rows;
+    auto map = node_rows_;
+    Kokkos::parallel_for(
+        "ttgnn::node_input::map_rows", Kokkos::RangePolicy<ExecutionSpace>(space, 0, batch),
+        KOKKOS_LAMBDA(std::int64_t b) { r(b) = map(nodes(b)); });
+  }
+  void lookup(ExecutionSpace const &space, index_view const &rows, matrix_type const &out) {
+    if (tt_)
+      tt_->forward(space, rows, out);
+    else
+      full_->forward(space, rows, out);
+  }
+  void grad_lookup(ExecutionSpace const &space, matrix_type const &grad) {
+    if (tt_)
+      tt_->backward(space, rows_, grad);
+    else
+      full_->backward(space, rows_, grad);
+  }
+  void gather_features(ExecutionSpace const &space, ids_type const &nodes,
+                       matrix_type const &out) const {
+    auto feat = features_;
+    const std::int64_t f = feature_dim();
+    Kokkos::parallel_for(
+        "ttgnn::node_input::gather_features",
+        Kokkos::RangePolicy<ExecutionSpace>(space, 0,
+                                            static_cast<std::int64_t>(nodes.extent(0)) * f),
+        KOKKOS_LAMBDA(std::int64_t k) { out(k / f, k % f) = feat(nodes(k / f), k % f); });
+  }
+
+  std::int64_t n_;
+  matrix_type features_;
+  std::shared_ptr<tt_type> tt_;
+  std::shared_ptr<full_type> full_;
+  index_view node_rows_, all_nodes_, rows_;
+  std::int64_t batch_ = 0;
+  matrix_type emb_, grad_emb_, all_;
+};
+
+} // namespace ttgnn
+
+#endif

@@ -1,0 +1,200 @@
+#ifndef TTGNN_MODELS_TRAINING_COMMON_HPP
+#define TTGNN_MODELS_TRAINING_COMMON_HPP
+/// \file training_common.hpp
+/// \brief What the trainers share: options, per-epoch records and the result, the optimizer
+/// (Adam/AdamW whose step count can be restored from a checkpoint), finiteness checks and
+/// helpers that save/restore lists of flat Views in a Checkpoint.
+
+#include "core/adam.hpp"
+#include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
+#include "models/checkpoint.hpp"
+#include "models/lr_schedule.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ttgnn {
+
+/// Optimizer of the trainers.
+enum class OptimizerKind { adam, adamw };
+inline std::string to_string(OptimizerKind k) { return k == OptimizerKind::adam ? "adam" : "adamw"; }
+inline OptimizerKind parse_optimizer_kind(std::string const &name) {
+  if (name == "adam")
+    return OptimizerKind::adam;
+  if (name == "adamw")
+    return OptimizerKind::adamw;
+  throw ConfigError("unknown optimizer '" + name + "': expected adam or adamw");
+}
+
+/// \brief One epoch of training.
+struct EpochRecord {
+  int epoch = 0;
+  double loss = 0;       ///< training loss (training mode: dropout on)
+  double train_acc = 0;  ///< accuracies in evaluation mode after the epoch's update
+  double valid_acc = 0;
+  double test_acc = 0;
+  double valid_loss = 0; ///< evaluation-mode loss on the validation nodes (0 without them)
+  double lr = 0;         ///< learning rate of the GNN parameters in this epoch
+  double seconds = 0;    ///< wall time of the epoch (update + evaluation)
+  static constexpr int num_fields = 8;
+  std::vector<double> to_vector() const {
+    return {double(epoch), loss, train_acc, valid_acc, test_acc, valid_loss, lr, seconds};
+  }
+  static EpochRecord from(double const *v) {
+    return {static_cast<int>(v[0]), v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+  }
+};
+
+/// Why training ended.
+enum class StopReason { completed, early_stopping, nonfinite };
+inline std::string to_string(StopReason r) {
+  return r == StopReason::completed ? "completed"
+         : r == StopReason::early_stopping ? "early_stopping"
+                                           : "nonfinite";
+}
+
+/// \brief Settings of a trainer.
+struct TrainOptions {
+  int epochs = 200;
+  OptimizerKind optimizer = OptimizerKind::adam;
+  double lr = 0.01;
+  double weight_decay = 5e-4;
+  double embedding_lr = -1;           ///< < 0: lr (separate optimizer for the embedding)
+  double embedding_weight_decay = -1; ///< < 0: weight_decay
+  LrScheduleOptions schedule;
+  /// Early stopping: stop after this many epochs without a better validation accuracy
+  /// (0 = never).
+  int patience = 0;
+  std::string checkpoint_path; ///< "" = no checkpoints
+  int checkpoint_every = 1;    ///< epochs between checkpoints (the last epoch is always saved)
+  bool resume = false;         ///< continue from checkpoint_path when it exists
+  /// Extra text stored in checkpoints that must match on resume (e.g. data and model settings).
+  std::string fingerprint;
+  /// Called after every epoch (progress output).
+  std::function<void(EpochRecord const &)> on_epoch;
+  /// Called before every epoch with its number (tests use it to inject faults).
+  std::function<void(int)> before_epoch;
+};
+
+/// \brief Outcome of a training run.
+struct TrainResult {
+  std::vector<EpochRecord> history; ///< every epoch, including those before a resume
+  int best_epoch = 0;               ///< epoch of the selected parameters (0: none)
+  double train_acc = 0, valid_acc = 0, test_acc = 0, valid_loss = 0; ///< at best_epoch
+  int first_epoch = 1;              ///< first epoch run by this call (> 1 after a resume)
+  int last_epoch = 0;               ///< last epoch completed
+  StopReason stop = StopReason::completed;
+  std::string message;              ///< why it stopped, for non-finite losses
+  int checkpoint_epoch = 0;         ///< epoch stored in the checkpoint file now (0: none)
+  /// Mean wall time of the epochs run by this call (update + evaluation).
+  double epoch_seconds() const {
+    double s = 0;
+    int n = 0;
+    for (auto const &r : history)
+      if (r.epoch >= first_epoch) {
+        s += r.seconds;
+        ++n;
+      }
+    return n ? s / n : 0.0;
+  }
+};
+
+/// \brief Adam / AdamW whose step count can be restored (resume from a checkpoint).
+template <class Scalar, class ExecutionSpace>
+class TrainerAdam : public Adam<Scalar, ExecutionSpace> {
+public:
+  using typename Adam<Scalar, ExecutionSpace>::view_type;
+  TrainerAdam(ExecutionSpace const &space, std::vector<view_type> params,
+              std::vector<view_type> grads, AdamOptions const &options, OptimizerKind kind)
+      : Adam<Scalar, ExecutionSpace>(space, std::move(params), std::move(grads), options,
+                                     kind == OptimizerKind::adamw,
+                                     kind == OptimizerKind::adamw ? "adamw" : "adam") {}
+  void set_step_count(std::int64_t steps) { this->steps_ = steps; }
+
+  /// Saves moments and the step count under "<prefix>.".
+  void save(Checkpoint &ck, std::string const &prefix) const {
+    for (std::size_t i = 0; i < this->exp_avg().size(); ++i) {
+      ck.put_view(prefix + ".m." + std::to_string(i), this->exp_avg()[i]);
+      ck.put_view(prefix + ".v." + std::to_string(i), this->exp_avg_sq()[i]);
+    }
+    ck.put(prefix + ".steps", std::vector<std::int64_t>{this->step_count()});
+  }
+  void load(Checkpoint const &ck, std::string const &prefix) {
+    for (std::size_t i = 0; i < this->exp_avg().size(); ++i) {
+      ck.get_view(prefix + ".m." + std::to_string(i), this->exp_avg()[i]);
+      ck.get_view(prefix + ".v." + std::to_string(i), this->exp_avg_sq()[i]);
+    }
+    set_step_count(ck.get_i64(prefix + ".steps").at(0));
+  }
+};
+
+/// \brief True when every entry of every View is finite.
+template <class ExecutionSpace, class View>
+bool all_finite(ExecutionSpace const &space, std::vector<View> const &views) {
+  for (auto const &v : views) {
+    std::int64_t bad = 0;
+    Kokkos::parallel_reduce(
+        "ttgnn::train::finite_check",
+        Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(v.extent(0))),
+        KOKKOS_LAMBDA(std::int64_t i, std::int64_t & b) { b += compat::isfinite(v(i)) ? 0 : 1; },
+        bad);
+    if (bad)
+      return false;
+  }
+  return true;
+}
+
+/// \brief Stores views[i] as "<prefix>.<i>".
+template <class View>
+void save_views(Checkpoint &ck, std::string const &prefix, std::vector<View> const &views) {
+  for (std::size_t i = 0; i < views.size(); ++i)
+    ck.put_view(prefix + "." + std::to_string(i), views[i]);
+}
+/// \brief Restores views[i] from "<prefix>.<i>" (extents must match).
+template <class View>
+void load_views(Checkpoint const &ck, std::string const &prefix, std::vector<View> const &views) {
+  for (std::size_t i = 0; i < views.size(); ++i)
+    ck.get_view(prefix + "." + std::to_string(i), views[i]);
+}
+
+/// \brief Device copies of a list of Views (a parameter snapshot), allocated on first use.
+template <class View>
+void snapshot_views(std::vector<View> const &from, std::vector<View> &to) {
+  if (to.size() != from.size()) {
+    to.clear();
+    for (auto const &v : from)
+      to.emplace_back(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::train::snapshot"),
+                      v.extent(0));
+  }
+  for (std::size_t i = 0; i < from.size(); ++i)
+    Kokkos::deep_copy(to[i], from[i]);
+}
+
+/// \brief Copies a snapshot back (inverse of snapshot_views).
+template <class View>
+void restore_views(std::vector<View> const &from, std::vector<View> const &to) {
+  if (from.size() != to.size())
+    throw ConfigError("restore_views: " + std::to_string(from.size()) + " saved Views for " +
+                      std::to_string(to.size()));
+  for (std::size_t i = 0; i < from.size(); ++i)
+    Kokkos::deep_copy(to[i], from[i]);
+}
+
+/// "8 x 16, 16, ..." : the extents of a View list (for checkpoint fingerprints).
+template <class View>
+std::string extents_string(std::vector<View> const &views) {
+  std::string s;
+  for (auto const &v : views)
+    s += (s.empty() ? "" : ",") + std::to_string(v.extent(0));
+  return "[" + s + "]";
+}
+
+} // namespace ttgnn
+
+#endif

@@ -1,0 +1,207 @@
+// load_ogb on small folders written here (text, gzip, and the papers100M .npz layout, stored
+// and deflated), edge-direction options, splits, node_year, and the bundled Cora.
+#include "graph/ogb_loader.hpp"
+#include "graph_test_files.hpp"
+#include "test_harness.hpp"
+
+#include <zip.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+using namespace ttgnn::test;
+
+namespace {
+
+template <class Ordinal>
+std::set<std::pair<std::int64_t, std::int64_t>> arcs_of(ttgnn::Dataset<Ordinal> const &d) {
+  std::set<std::pair<std::int64_t, std::int64_t>> arcs;
+  for (std::int64_t u = 0; u < d.num_nodes(); ++u)
+    for (std::int64_t k = d.graph.row_map(u); k < d.graph.row_map(u + 1); ++k)
+      arcs.insert({u, d.graph.entries(k)});
+  return arcs;
+}
+
+using ArcSet = std::set<std::pair<std::int64_t, std::int64_t>>;
+const ArcSet symmetric_arcs{{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}, {3, 4}, {4, 3}};
+const ArcSet directed_arcs{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {1, 0}};
+
+template <class Ordinal> void check_small(ttgnn::Dataset<Ordinal> const &d, bool features = true) {
+  CHECK(d.name == "small");
+  CHECK(d.num_nodes() == 6);
+  CHECK(d.num_classes == 3);
+  const std::vector<int> labels{0, 1, -1, 2, 0, 1};
+  for (int i = 0; i < 6; ++i)
+    CHECK(d.labels(i) == labels[i]);
+  REQUIRE(d.num_features() == 2);
+  if (features) {
+    REQUIRE(d.features.extent(0) == 6);
+    for (int i = 0; i < 12; ++i)
+      CHECK(d.features.data()[i] == small_feat_values[i]);
+  } else {
+    CHECK(d.features.extent(0) == 0);
+  }
+  REQUIRE(d.node_year.extent(0) == 6);
+  CHECK(d.node_year(5) == 2006);
+}
+
+void write_npz(fs::path const &path,
+               std::vector<std::pair<std::string, std::string>> const &members, bool deflate) {
+  fs::create_directories(path.parent_path());
+  int err = 0;
+  zip_t *z = zip_open(path.c_str(), ZIP_CREATE | ZIP_TRUNCATE, &err);
+  REQUIRE(z != nullptr);
+  for (auto const &[name, bytes] : members) {
+    zip_source_t *src = zip_source_buffer(z, bytes.data(), bytes.size(), 0);
+    const zip_int64_t idx = zip_file_add(z, name.c_str(), src, ZIP_FL_OVERWRITE);
+    REQUIRE(idx >= 0);
+    zip_set_file_compression(z, static_cast<zip_uint64_t>(idx),
+                             deflate ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+  }
+  REQUIRE(zip_close(z) == 0);
+}
+
+} // namespace
+
+TEST_CASE("OGB text layout, plain and gzip, int32 and int64") {
+  for (bool gz : {false, true}) {
+    const fs::path dir = write_small_ogb(gz ? "ogb_gz" : "ogb_plain", gz);
+    ttgnn::LoadInfo info;
+    auto d = ttgnn::load_ogb<std::int32_t>(dir.string(), {}, &info);
+    check_small(d);
+    CHECK(arcs_of(d) == symmetric_arcs); // no meta direction keys: symmetrised
+    CHECK(info.symmetrized);
+    CHECK(info.num_classes_source == "meta.csv");
+    CHECK(info.cache == ttgnn::CacheStatus::disabled);
+    CHECK(d.split_name.empty());
+    CHECK(d.train.extent(0) == 0);
+    auto d64 = ttgnn::load_ogb<std::int64_t>(dir.string());
+    check_small(d64);
+    CHECK(arcs_of(d64) == symmetric_arcs);
+  }
+}
+
+TEST_CASE("OGB split, self loops and features=false") {
+  const fs::path dir = write_small_ogb("ogb_split", true);
+  ttgnn::LoadOptions o;
+  o.split = "s1";
+  o.self_loops = true;
+  o.features = false;
+  auto d = ttgnn::load_ogb(dir.string(), o);
+  check_small(d, false);
+  CHECK(d.split_name == "s1");
+  REQUIRE(d.train.extent(0) == 2);
+  CHECK(d.train(1) == 1);
+  REQUIRE(d.valid.extent(0) == 1);
+  CHECK(d.valid(0) == 2);
+  REQUIRE(d.test.extent(0) == 2);
+  CHECK(d.test(1) == 4);
+  ArcSet with_loops = symmetric_arcs;
+  for (int v = 0; v < 6; ++v)
+    with_loops.insert({v, v});
+  CHECK(arcs_of(d) == with_loops);
+}
+
+TEST_CASE("edge direction: meta.csv says directed, options override") {
+  const fs::path dir =
+      write_small_ogb("ogb_directed", false, "add_inverse_edge,False\nis_directed,True\n");
+  ttgnn::LoadInfo info;
+  auto d = ttgnn::load_ogb(dir.string(), {}, &info);
+  CHECK_FALSE(info.symmetrized);
+  CHECK(arcs_of(d) == directed_arcs);
+  ttgnn::LoadOptions o;
+  o.edges = ttgnn::LoadOptions::Edges::symmetrize;
+  CHECK(arcs_of(ttgnn::load_ogb(dir.string(), o)) == symmetric_arcs);
+
+  const fs::path undirected =
+      write_small_ogb("ogb_undirected", false, "add_inverse_edge,True\nis_directed,False\n");
+  CHECK(arcs_of(ttgnn::load_ogb(undirected.string())) == symmetric_arcs);
+  o.edges = ttgnn::LoadOptions::Edges::directed;
+  CHECK(arcs_of(ttgnn::load_ogb(undirected.string(), o)) == directed_arcs);
+}
+
+TEST_CASE("labels without meta.csv: C = max label + 1") {
+  const fs::path dir = write_small_ogb("ogb_nometa", false);
+  fs::remove(dir / "meta.csv");
+  ttgnn::LoadInfo info;
+  auto d = ttgnn::load_ogb(dir.string(), {}, &info);
+  CHECK(d.num_classes == 3);
+  CHECK(info.num_classes_source == "max label + 1");
+  CHECK(d.name == "ttgnn_test_ogb_nometa_" + std::to_string(getpid()));
+}
+
+TEST_CASE("papers100M binary layout (.npz), stored and deflated, equals the text layout") {
+  ttgnn::test::FpTrapOff guard; // node_label holds NaN
+  const std::vector<std::int64_t> c_order{0, 1, 2, 3, 1, /* dst: */ 1, 2, 0, 4, 0};
+  const std::vector<std::int64_t> f_order{0, 1, 1, 2, 2, 0, 3, 4, 1, 0}; // (src,dst) pairs
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> labels{0, 1, nan, 2, 0, 1};
+  const std::vector<std::uint16_t> half{0x3C00, 0x3800, 0x4000, 0xBD00, 0x4200, 0x2266,
+                                        0x4400, 0x0000, 0x4500, 0x4700, 0x4600, 0x8000};
+  const std::vector<std::int64_t> years{2001, 2002, 2003, 2004, 2005, 2006};
+  const std::vector<std::int64_t> n{6}, e{5};
+  for (bool deflate : {false, true})
+    for (bool fortran : {false, true}) {
+      const fs::path dir = scratch_dir("ogb_npz");
+      write_npz(dir / "raw" / "data.npz",
+                {{"edge_index.npy", npy_bytes("<i8", {2, 5}, fortran ? f_order : c_order, fortran)},
+                 {"num_nodes_list.npy", npy_bytes("<i8", {1}, n)},
+                 {"num_edges_list.npy", npy_bytes("<i8", {1}, e)},
+                 {"node_feat.npy", npy_bytes("<f2", {6, 2}, half)},
+                 {"node_year.npy", npy_bytes("<i8", {6, 1}, years)}},
+                deflate);
+      write_npz(dir / "raw" / "node-label.npz",
+                {{"node_label.npy", npy_bytes("<f8", {6, 1}, labels)}}, deflate);
+      write_gz(dir / "split" / "time" / "train.csv.gz", "0\n");
+      write_gz(dir / "split" / "time" / "valid.csv.gz", "1\n");
+      write_gz(dir / "split" / "time" / "test.csv.gz", "3\n");
+      ttgnn::LoadOptions o;
+      o.split = "time";
+      ttgnn::LoadInfo info;
+      auto d = ttgnn::load_ogb(dir.string(), o, &info);
+      CHECK(d.num_nodes() == 6);
+      CHECK(arcs_of(d) == symmetric_arcs);
+      CHECK(d.num_classes == 3);
+      CHECK(info.num_classes_source == "max label + 1");
+      CHECK(d.labels(2) == -1);
+      CHECK(d.labels(3) == 2);
+      REQUIRE(d.num_features() == 2);
+      // f2 values: 1, 0.5, 2, -1.25, 3, ~0.0125 (0x2266), 4, 0, 5, 7, 6, -0
+      CHECK(d.features(1, 1) == -1.25f);
+      CHECK(d.features(2, 1) == doctest::Approx(0.0125).epsilon(1e-3)); // f2 has 11 bits
+      CHECK(d.features(4, 1) == 7.0f);
+      CHECK(d.node_year(3) == 2004);
+      CHECK(d.test(0) == 3);
+      o.features = false;
+      CHECK(ttgnn::load_ogb(dir.string(), o).num_features() == 2);
+    }
+}
+
+TEST_CASE("bundled Cora loads with the provenance's counts") {
+  ttgnn::LoadOptions o;
+  o.split = "planetoid";
+  auto d = ttgnn::load_ogb(TTGNN_SOURCE_DIR "/datasets/cora", o);
+  CHECK(d.num_nodes() == 2708);
+  CHECK(d.graph.num_arcs() == 10556);
+  CHECK(d.num_classes == 7);
+  CHECK(d.num_features() == 1433);
+  std::vector<std::int64_t> counts(7, 0);
+  for (int i = 0; i < 2708; ++i)
+    ++counts.at(d.labels(i));
+  CHECK(counts == std::vector<std::int64_t>{351, 217, 418, 818, 426, 298, 180});
+  double sum = 0; // binary bag of words with 49216 non-zeros (PROVENANCE.txt)
+  std::int64_t nonzero = 0, non_binary = 0;
+  for (std::size_t i = 0; i < d.features.size(); ++i) {
+    sum += d.features.data()[i];
+    nonzero += d.features.data()[i] != 0;
+    non_binary += d.features.data()[i] != 0 && d.features.data()[i] != 1;
+  }
+  CHECK(nonzero == 49216);
+  CHECK(sum == 49216);
+  CHECK(non_binary == 0);
+  CHECK(d.train.extent(0) == 140);
+  CHECK(d.valid.extent(0) == 500);
+  CHECK(d.test.extent(0) == 1000);
+  CHECK(d.train(139) == 139); // Planetoid train = nodes 0..139
+}
