@@ -33,8 +33,9 @@ struct ColumnBlockSums {
     const std::int64_t block = member.league_rank();
     const std::int64_t first = block * rows_per_block;
     const std::int64_t last = first + rows_per_block < num_rows ? first + rows_per_block : num_rows;
-    constexpr bool host = Kokkos::SpaceAccessibility<
-        Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
+    constexpr bool host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                   typename ExecutionSpace::memory_space>::accessible;
     if constexpr (host) { // rows outer, columns inner (contiguous, vectorised)
       for (int c = 0; c < num_cols; ++c)
         partial(block, c) = 0;
@@ -59,8 +60,8 @@ void column_reduce(ExecutionSpace const &space, AMatrix const &a, BMatrix const 
   using memory_space = typename ExecutionSpace::memory_space;
   const std::int64_t n = static_cast<std::int64_t>(a.extent(0));
   const int m = static_cast<int>(a.extent(1));
-  if (out.extent(0) != a.extent(1) || (HasB && (b.extent(0) != a.extent(0) ||
-                                                b.extent(1) != a.extent(1))))
+  if (out.extent(0) != a.extent(1) ||
+      (HasB && (b.extent(0) != a.extent(0) || b.extent(1) != a.extent(1))))
     throw ConfigError("ttgnn::column_sums: shapes do not agree (" + std::to_string(n) + "x" +
                       std::to_string(m) + " matrix, " + std::to_string(out.extent(0)) +
                       " outputs)");
@@ -70,14 +71,12 @@ void column_reduce(ExecutionSpace const &space, AMatrix const &a, BMatrix const 
   Kokkos::View<scalar_type **, Kokkos::LayoutRight, memory_space> partial(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::column_sums::partial"), blocks, m);
   using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
-  constexpr bool host =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
   const Policy policy = host ? Policy(space, static_cast<int>(blocks), 1)
                              : Policy(space, static_cast<int>(blocks), Kokkos::AUTO);
-  Kokkos::parallel_for(
-      "ttgnn::column_sums::blocks", policy,
-      ColumnBlockSums<ExecutionSpace, AMatrix, BMatrix, decltype(partial), HasB>{
-          a, b, partial, n, rows_per_block, m});
+  Kokkos::parallel_for("ttgnn::column_sums::blocks", policy,
+                       ColumnBlockSums<ExecutionSpace, AMatrix, BMatrix, decltype(partial), HasB>{
+                           a, b, partial, n, rows_per_block, m});
   Kokkos::parallel_for(
       "ttgnn::column_sums::total", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
       KOKKOS_LAMBDA(int c) {

@@ -18,8 +18,7 @@ namespace ttgnn {
 
 /// \brief A^T in CSR form, with the map back to A's nonzeros.
 /// \tparam Ordinal column index type, \tparam Scalar value type, \tparam MemorySpace storage.
-template <class Ordinal, class Scalar, class MemorySpace>
-struct TransposedCsr {
+template <class Ordinal, class Scalar, class MemorySpace> struct TransposedCsr {
   Kokkos::View<std::int64_t *, MemorySpace> row_map; ///< num_cols(A) + 1 offsets
   Kokkos::View<Ordinal *, MemorySpace> entries;      ///< row of A of each nonzero, ascending
   Kokkos::View<Scalar *, MemorySpace> values;        ///< empty when A had no values
@@ -102,8 +101,8 @@ transpose_csr(ExecutionSpace const &space, std::int64_t num_cols, RowMap const &
       row_map.extent(0) == 0 ? 0 : static_cast<std::int64_t>(row_map.extent(0)) - 1;
   const std::int64_t nnz = static_cast<std::int64_t>(entries.extent(0));
   TransposedCsr<ordinal_type, scalar_type, memory_space> t;
-  t.row_map = Kokkos::View<std::int64_t *, memory_space>("ttgnn::csr_transpose::row_map",
-                                                         num_cols + 1);
+  t.row_map =
+      Kokkos::View<std::int64_t *, memory_space>("ttgnn::csr_transpose::row_map", num_cols + 1);
   t.entries = Kokkos::View<ordinal_type *, memory_space>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::csr_transpose::entries"), nnz);
   t.permutation = Kokkos::View<std::int64_t *, memory_space>(
@@ -119,12 +118,12 @@ transpose_csr(ExecutionSpace const &space, std::int64_t num_cols, RowMap const &
         if (j < 0 || j >= num_cols)
           ++n_bad;
         else
-          Kokkos::atomic_increment(&counts(j + 1));
+          Kokkos::atomic_add(&counts(j + 1), std::int64_t(1));
       },
       bad);
   if (bad > 0)
-    throw ConfigError("ttgnn::transpose_csr: " + std::to_string(bad) +
-                      " entries outside [0, " + std::to_string(num_cols) + ")");
+    throw ConfigError("ttgnn::transpose_csr: " + std::to_string(bad) + " entries outside [0, " +
+                      std::to_string(num_cols) + ")");
   Kokkos::parallel_scan(
       "ttgnn::csr_transpose::scan", Range(space, 0, num_cols + 1),
       KOKKOS_LAMBDA(std::int64_t j, std::int64_t & sum, bool final) {
@@ -146,9 +145,8 @@ transpose_csr(ExecutionSpace const &space, std::int64_t num_cols, RowMap const &
       KOKKOS_LAMBDA(std::int64_t i) {
         for (auto k = static_cast<std::int64_t>(row_map(i));
              k < static_cast<std::int64_t>(row_map(i + 1)); ++k) {
-          const std::int64_t p =
-              Kokkos::atomic_fetch_add(&cursor(static_cast<std::int64_t>(entries(k))),
-                                       std::int64_t(1));
+          const std::int64_t p = Kokkos::atomic_fetch_add(
+              &cursor(static_cast<std::int64_t>(entries(k))), std::int64_t(1));
           perm(p) = k;
           t_entries(p) = static_cast<ordinal_type>(i);
         }

@@ -21,8 +21,7 @@ namespace ttgnn {
 
 /// \brief Items grouped by key: group g holds the items order(offsets(g)) ... order(offsets(g+1)
 /// - 1), in increasing item index, all with key keys(g); keys increase with g.
-template <class ExecutionSpace>
-struct KeyGrouping {
+template <class ExecutionSpace> struct KeyGrouping {
   using memory_space = typename ExecutionSpace::memory_space;
   using index_view = Kokkos::View<std::int64_t *, memory_space>;
   index_view order;    ///< items sorted by (key, item), size num_items
@@ -36,8 +35,7 @@ struct KeyGrouping {
 
 namespace detail {
 
-template <class ExecutionSpace>
-struct RadixPass {
+template <class ExecutionSpace> struct RadixPass {
   using index_view = Kokkos::View<std::int64_t *, typename ExecutionSpace::memory_space>;
   index_view keys_in, items_in, keys_out, items_out, hist;
   std::int64_t num, chunk, num_chunks;
@@ -76,8 +74,7 @@ struct RadixPass {
 template <class ExecutionSpace>
 void group_by_key(ExecutionSpace const &space,
                   Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> keys,
-                  std::int64_t key_bound, KeyGrouping<ExecutionSpace> &grouping,
-                  int sorted = -1) {
+                  std::int64_t key_bound, KeyGrouping<ExecutionSpace> &grouping, int sorted = -1) {
   using index_view = typename KeyGrouping<ExecutionSpace>::index_view;
   const auto n = static_cast<std::int64_t>(keys.extent(0));
   auto ensure = [&](index_view &v, std::int64_t size, char const *label) {
@@ -154,8 +151,8 @@ void group_by_key(ExecutionSpace const &space,
               hist(i) = update;
             update += c;
           });
-      detail::for_range_tag<typename pass_type::Scatter>(space, "ttgnn::key_grouping::scatter",
-                                                         0, num_chunks, pass);
+      detail::for_range_tag<typename pass_type::Scatter>(space, "ttgnn::key_grouping::scatter", 0,
+                                                         num_chunks, pass);
       std::swap(ka, kb);
       std::swap(ia, ib);
     }

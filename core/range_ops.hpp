@@ -20,8 +20,7 @@ namespace ttgnn::detail {
 inline constexpr std::int64_t serial_range_threshold = std::int64_t(1) << 16;
 
 /// Whether a range of \p n items of \p ExecutionSpace runs on the calling thread.
-template <class ExecutionSpace>
-bool run_serially(std::int64_t n) {
+template <class ExecutionSpace> bool run_serially(std::int64_t n) {
   return Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                     typename ExecutionSpace::memory_space>::accessible &&
          n <= serial_range_threshold;
@@ -55,8 +54,8 @@ void for_range_tag(ExecutionSpace const &space, std::string const &label, std::i
 
 /// Sum over i in [begin, end) of f(i, sum) contributions (integer).
 template <class ExecutionSpace, class F>
-std::int64_t sum_range(ExecutionSpace const &space, std::string const &label,
-                       std::int64_t begin, std::int64_t end, F const &f) {
+std::int64_t sum_range(ExecutionSpace const &space, std::string const &label, std::int64_t begin,
+                       std::int64_t end, F const &f) {
   std::int64_t total = 0;
   if (run_serially<ExecutionSpace>(end - begin)) {
     space.fence();
@@ -71,16 +70,15 @@ std::int64_t sum_range(ExecutionSpace const &space, std::string const &label,
 
 /// Exclusive scan f(i, update, final) over [begin, end); returns the total.
 template <class ExecutionSpace, class F>
-std::int64_t scan_range(ExecutionSpace const &space, std::string const &label,
-                        std::int64_t begin, std::int64_t end, F const &f) {
+std::int64_t scan_range(ExecutionSpace const &space, std::string const &label, std::int64_t begin,
+                        std::int64_t end, F const &f) {
   std::int64_t total = 0;
   if (run_serially<ExecutionSpace>(end - begin)) {
     space.fence();
     for (auto i = begin; i < end; ++i)
       f(i, total, true);
   } else {
-    Kokkos::parallel_scan(label, Kokkos::RangePolicy<ExecutionSpace>(space, begin, end), f,
-                          total);
+    Kokkos::parallel_scan(label, Kokkos::RangePolicy<ExecutionSpace>(space, begin, end), f, total);
   }
   return total;
 }

@@ -10,13 +10,14 @@
 /// to row i of Y.
 ///
 /// Two inner kernels, both "one row per thread of a team, columns vectorised":
-/// - SpmmKernel::row_tiles (host default): the columns of a row are cut into tiles of a few
-///   registers; each tile accumulates over the row's nonzeros in a local array the compiler
-///   vectorises, then is written once. Fewest loads and stores on a CPU.
-/// - SpmmKernel::vector_lanes (GPU default): ThreadVectorRange over the columns, each lane
-///   accumulating its columns over the row's nonzeros (coalesced reads of X's rows).
-/// Both give the same sums in the same order (nonzeros in CSR order), so results do not
-/// depend on the kernel or on the thread count.
+/// - SpmmKernel::row_tiles (host spaces, their default): the columns of a row are cut into
+///   tiles of 128 bytes (then 64, 32, 16, one column); a tile accumulates over the row's
+///   nonzeros in vector registers and is written once, and the X rows of upcoming nonzeros
+///   are prefetched. bench/bench_spmm.cpp measures it against KokkosSparse::spmv.
+/// - SpmmKernel::vector_lanes (default elsewhere, e.g. GPUs): ThreadVectorRange over the
+///   columns, vector length from the column count, each lane accumulating its columns over
+///   the row's nonzeros (coalesced reads of X's rows).
+/// Both add the nonzeros of a row in CSR order, so results do not depend on the thread count.
 
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
@@ -38,7 +39,7 @@ namespace detail {
 
 /// Prefetches `bytes` bytes from `p` into cache (host compilers with __builtin_prefetch only).
 KOKKOS_FORCEINLINE_FUNCTION void prefetch_bytes(void const *p, int bytes) {
-#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) &&           \
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) &&            \
     !defined(__SYCL_DEVICE_ONLY__)
   for (int b = 0; b < bytes; b += 64)
     __builtin_prefetch(static_cast<char const *>(p) + b);
@@ -48,41 +49,81 @@ KOKKOS_FORCEINLINE_FUNCTION void prefetch_bytes(void const *p, int bytes) {
 #endif
 }
 
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) &&            \
+    !defined(__SYCL_DEVICE_ONLY__)
+#define TTGNN_SPMM_VECTOR_EXTENSIONS 1
+/// 16-byte vector of Scalar (GCC/Clang vector extension: SSE/NEON registers).
+template <class Scalar> struct HostVector {
+  typedef Scalar type __attribute__((vector_size(16)));
+  static constexpr int lanes = 16 / static_cast<int>(sizeof(Scalar));
+};
+#endif
+
 /// Nonzeros of one CSR row times columns [c0, c0 + Tile) of X, accumulated in registers.
-/// Everything the loop touches is copied to locals first: through the functor reference the
-/// compiler would assume the stores to Y may change alpha, beta or the View pointers, and
-/// would neither keep the accumulators in vector registers nor hoist the loads.
-/// With `prefetch_row` > 0, the X row of the nonzero 4 ahead is prefetched (that many bytes):
-/// X rows are gathered at random, which the hardware prefetcher cannot predict.
+/// Everything the loop touches is copied to locals first (through the functor reference the
+/// compiler would assume stores to Y may change alpha, beta or the View pointers). On GCC and
+/// Clang the accumulators are explicit 16-byte vectors: left to itself, GCC 12 vectorised the
+/// plain loop only for some tile widths and epilogues (measured 1.5x slower otherwise).
+/// With `prefetch_row` > 0, the X row of the nonzero 8 ahead (in CSR order, across row ends:
+/// the following rows are this thread's next work) is prefetched, `prefetch_row` bytes: X rows
+/// are gathered at random, which the hardware prefetcher cannot predict.
 template <int Tile, bool HasValues, class Functor>
 KOKKOS_FORCEINLINE_FUNCTION void spmm_row_tile(Functor const &f, std::int64_t i, std::int64_t begin,
                                                std::int64_t end, int c0, int prefetch_row) {
   using scalar_type = typename Functor::scalar_type;
-  constexpr std::int64_t ahead = 4;
+  constexpr std::int64_t ahead = 8; // 4 was slower, 12 and 16 the same (bench_spmm)
+  // Prefetch across row ends too (the next rows are this thread's next work).
+  const std::int64_t last = static_cast<std::int64_t>(f.entries.extent(0));
   auto const *const entries = f.entries.data();
   auto const *const values = f.values.data();
   scalar_type const *const x = f.x.data();
-  const std::int64_t ldx = static_cast<std::int64_t>(f.x.stride_0());
+  const std::int64_t ldx = static_cast<std::int64_t>(f.x.stride(0));
   const scalar_type alpha = f.alpha, beta = f.beta;
+  scalar_type *const yr = f.y.data() + i * static_cast<std::int64_t>(f.y.stride(0)) + c0;
+#ifdef TTGNN_SPMM_VECTOR_EXTENSIONS
+  constexpr int lanes = HostVector<scalar_type>::lanes;
+  if constexpr (Tile % lanes == 0) {
+    using vec = typename HostVector<scalar_type>::type;
+    constexpr int n = Tile / lanes;
+    vec acc[n];
+    for (int q = 0; q < n; ++q)
+      acc[q] = vec{};
+    for (std::int64_t k = begin; k < end; ++k) {
+      if (prefetch_row > 0 && k + ahead < last)
+        prefetch_bytes(x + static_cast<std::int64_t>(entries[k + ahead]) * ldx, prefetch_row);
+      const scalar_type w = HasValues ? scalar_type(values[k]) : scalar_type(1);
+      scalar_type const *const xr = x + static_cast<std::int64_t>(entries[k]) * ldx + c0;
+      for (int q = 0; q < n; ++q) {
+        vec v;
+        __builtin_memcpy(&v, xr + q * lanes, sizeof v);
+        acc[q] += w * v;
+      }
+    }
+    for (int q = 0; q < n; ++q) {
+      vec r = alpha * acc[q];
+      if (beta != scalar_type(0)) { // beta == 0: Y is not read (it may hold garbage or NaN)
+        vec old;
+        __builtin_memcpy(&old, yr + q * lanes, sizeof old);
+        r += beta * old;
+      }
+      __builtin_memcpy(yr + q * lanes, &r, sizeof r);
+    }
+    return;
+  }
+#endif
   scalar_type acc[Tile];
   for (int t = 0; t < Tile; ++t)
     acc[t] = scalar_type(0);
   for (std::int64_t k = begin; k < end; ++k) {
-    if (prefetch_row > 0 && k + ahead < end)
+    if (prefetch_row > 0 && k + ahead < last)
       prefetch_bytes(x + static_cast<std::int64_t>(entries[k + ahead]) * ldx, prefetch_row);
     const scalar_type w = HasValues ? scalar_type(values[k]) : scalar_type(1);
     scalar_type const *const xr = x + static_cast<std::int64_t>(entries[k]) * ldx + c0;
     for (int t = 0; t < Tile; ++t)
       acc[t] += w * xr[t];
   }
-  scalar_type *const yr = f.y.data() + i * static_cast<std::int64_t>(f.y.stride_0()) + c0;
-  if (beta == scalar_type(0)) {
-    for (int t = 0; t < Tile; ++t)
-      yr[t] = alpha * acc[t]; // beta == 0: Y is not read (it may hold garbage or NaN)
-  } else {
-    for (int t = 0; t < Tile; ++t)
-      yr[t] = alpha * acc[t] + beta * yr[t];
-  }
+  for (int t = 0; t < Tile; ++t)
+    yr[t] = beta == scalar_type(0) ? alpha * acc[t] : alpha * acc[t] + beta * yr[t];
 }
 
 /// Team functor of both SpMM kernels: league entry r handles rows
@@ -115,23 +156,24 @@ struct SpmmFunctor {
     const std::int64_t end = static_cast<std::int64_t>(row_map(i + 1));
     if constexpr (Tiled) {
       (void)member;
-      // Tiles of 16 columns (GCC unrolls loops of <= 16 iterations completely, which keeps the
-      // accumulators in registers), then 8, 4, 2, 1. The first tile prefetches whole X rows.
+      // Tiles of 128 bytes of accumulators (8 vector registers), then halves down to one column.
+      // The first tile of the row prefetches whole X rows for the others.
+      constexpr int wide = 128 / static_cast<int>(sizeof(scalar_type));
       const int row_bytes = num_cols * static_cast<int>(sizeof(scalar_type));
       int c = 0;
-      for (; c + 16 <= num_cols; c += 16)
-        spmm_row_tile<16, HasValues>(*this, i, begin, end, c, c == 0 ? row_bytes : 0);
-      if (c + 8 <= num_cols) {
-        spmm_row_tile<8, HasValues>(*this, i, begin, end, c, c == 0 ? row_bytes : 0);
-        c += 8;
+      for (; c + wide <= num_cols; c += wide)
+        spmm_row_tile<wide, HasValues>(*this, i, begin, end, c, c == 0 ? row_bytes : 0);
+      if (c + wide / 2 <= num_cols) {
+        spmm_row_tile<wide / 2, HasValues>(*this, i, begin, end, c, c == 0 ? row_bytes : 0);
+        c += wide / 2;
       }
-      if (c + 4 <= num_cols) {
-        spmm_row_tile<4, HasValues>(*this, i, begin, end, c, c == 0 ? row_bytes : 0);
-        c += 4;
+      if (c + wide / 4 <= num_cols) {
+        spmm_row_tile<wide / 4, HasValues>(*this, i, begin, end, c, c == 0 ? row_bytes : 0);
+        c += wide / 4;
       }
-      if (c + 2 <= num_cols) {
-        spmm_row_tile<2, HasValues>(*this, i, begin, end, c, 0);
-        c += 2;
+      if (c + wide / 8 <= num_cols) {
+        spmm_row_tile<wide / 8, HasValues>(*this, i, begin, end, c, c == 0 ? row_bytes : 0);
+        c += wide / 8;
       }
       for (; c < num_cols; ++c)
         spmm_row_tile<1, HasValues>(*this, i, begin, end, c, 0);
@@ -196,15 +238,14 @@ void check_spmm_views() {
   static_assert(std::is_integral<typename RowMap::non_const_value_type>::value &&
                     std::is_integral<typename Entries::non_const_value_type>::value,
                 "row_map and entries must hold integers");
-  static_assert(std::is_same<typename YMatrix::value_type,
-                             typename YMatrix::non_const_value_type>::value,
-                "Y must be writable");
+  static_assert(
+      std::is_same<typename YMatrix::value_type, typename YMatrix::non_const_value_type>::value,
+      "Y must be writable");
 }
 
 /// Vector length for `num_cols` columns: the largest power of two <= num_cols, at most 32
 /// (a warp) and at most what the policy allows.
-template <class ExecutionSpace>
-int spmm_vector_length(int num_cols) {
+template <class ExecutionSpace> int spmm_vector_length(int num_cols) {
   const int max_length = Kokkos::TeamPolicy<ExecutionSpace>::vector_length_max();
   int length = 1;
   while (2 * length <= num_cols && 2 * length <= 32 && 2 * length <= max_length)
@@ -254,17 +295,21 @@ void spmm(ExecutionSpace const &space, typename YMatrix::non_const_value_type al
   const int num_cols = static_cast<int>(y.extent(1));
   if (static_cast<std::int64_t>(y.extent(0)) != num_rows || x.extent(1) != y.extent(1))
     throw ConfigError("ttgnn::spmm: Y is " + std::to_string(y.extent(0)) + "x" +
-                                std::to_string(y.extent(1)) + ", expected " +
-                                std::to_string(num_rows) + "x" + std::to_string(x.extent(1)));
+                      std::to_string(y.extent(1)) + ", expected " + std::to_string(num_rows) + "x" +
+                      std::to_string(x.extent(1)));
   if (num_rows == 0 || num_cols == 0)
     return;
   constexpr bool host =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
-  const bool tiled = kernel == SpmmKernel::row_tiles || (kernel == SpmmKernel::automatic && host);
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                 typename ExecutionSpace::memory_space>::accessible;
+  // row_tiles exists on host spaces only (a GPU asking for it gets vector_lanes).
+  const bool tiled = host && kernel != SpmmKernel::vector_lanes;
   const bool has_values = values.extent(0) > 0;
   using Policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
   const int vector_length = tiled ? 1 : detail::spmm_vector_length<ExecutionSpace>(num_cols);
   auto launch = [&](auto functor) {
+    // Host: one thread per team, 32 rows per team (dynamic scheduling balances skewed degrees).
+    // GPU: 256 / vector_length rows per team, one per thread, columns over the vector lanes.
     const int team_size = host ? 1 : std::max(1, 256 / vector_length);
     functor.rows_per_team = host ? 32 : team_size;
     const std::int64_t league = (num_rows + functor.rows_per_team - 1) / functor.rows_per_team;
@@ -272,19 +317,26 @@ void spmm(ExecutionSpace const &space, typename YMatrix::non_const_value_type al
                          Policy(space, static_cast<int>(league), team_size, vector_length),
                          functor);
   };
-#define TTGNN_SPMM_LAUNCH(HAS_VALUES, TILED)                                                      \
-  launch(detail::SpmmFunctor<ExecutionSpace, RowMap, Entries, Values, XMatrix, YMatrix,         \
-                             HAS_VALUES, TILED>{row_map, entries, values, x, y, alpha, beta,    \
-                                                num_rows, num_cols, 1})
-  if (has_values && tiled)
-    TTGNN_SPMM_LAUNCH(true, true);
-  else if (has_values)
-    TTGNN_SPMM_LAUNCH(true, false);
-  else if (tiled)
-    TTGNN_SPMM_LAUNCH(false, true);
+  auto dispatch = [&](auto has_values_tag, auto tiled_tag) {
+    launch(detail::SpmmFunctor<ExecutionSpace, RowMap, Entries, Values, XMatrix, YMatrix,
+                               decltype(has_values_tag)::value, decltype(tiled_tag)::value>{
+        row_map, entries, values, x, y, alpha, beta, num_rows, num_cols, 1});
+  };
+  using yes = std::true_type;
+  using no = std::false_type;
+  if constexpr (host) {
+    if (tiled) {
+      if (has_values)
+        dispatch(yes{}, yes{});
+      else
+        dispatch(no{}, yes{});
+      return;
+    }
+  }
+  if (has_values)
+    dispatch(yes{}, no{});
   else
-    TTGNN_SPMM_LAUNCH(false, false);
-#undef TTGNN_SPMM_LAUNCH
+    dispatch(no{}, no{});
 }
 
 /// \brief Y = alpha * A^T * X + beta * Y by scattering with atomic adds (no transposed copy of
@@ -302,15 +354,15 @@ void spmm_transpose_atomic(ExecutionSpace const &space,
       row_map.extent(0) == 0 ? 0 : static_cast<std::int64_t>(row_map.extent(0)) - 1;
   const int num_cols = static_cast<int>(y.extent(1));
   if (static_cast<std::int64_t>(x.extent(0)) != num_rows || x.extent(1) != y.extent(1))
-    throw ConfigError("ttgnn::spmm_transpose_atomic: X is " +
-                                std::to_string(x.extent(0)) + "x" + std::to_string(x.extent(1)) +
-                                ", expected " + std::to_string(num_rows) + "x" +
-                                std::to_string(y.extent(1)));
+    throw ConfigError("ttgnn::spmm_transpose_atomic: X is " + std::to_string(x.extent(0)) + "x" +
+                      std::to_string(x.extent(1)) + ", expected " + std::to_string(num_rows) + "x" +
+                      std::to_string(y.extent(1)));
   detail::scale_rows(space, beta, y);
   if (num_rows == 0 || num_cols == 0)
     return;
   constexpr bool host =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecutionSpace::memory_space>::accessible;
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                 typename ExecutionSpace::memory_space>::accessible;
   using Policy = Kokkos::TeamPolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>;
   const int vector_length = host ? 1 : detail::spmm_vector_length<ExecutionSpace>(num_cols);
   const int team_size = host ? 1 : std::max(1, 256 / vector_length);

@@ -19,8 +19,7 @@
 namespace ttgnn::detail {
 
 /// Largest slice (R_k x d_k·R_{k+1}) and largest L_k (1 <= k <= e) of a chain, in Scalars.
-template <class Cores>
-void chain_sizes(Cores const &g, int e, int &max_slice, int &max_lead) {
+template <class Cores> void chain_sizes(Cores const &g, int e, int &max_slice, int &max_lead) {
   max_slice = 1;
   max_lead = 1;
   for (int k = 0; k < e; ++k)
@@ -32,8 +31,7 @@ void chain_sizes(Cores const &g, int e, int &max_slice, int &max_lead) {
 /// \brief Prefix path, one team per prefix p: dP_p = sum over the prefix's rows of
 /// g_row · G_{K-1}[i]^T (D' x R), in row order, into dprefix(p, :). With \p atomic, also adds
 /// P_p^T · g_row into the gradient of the last core with atomics.
-template <class Scalar, class ExecutionSpace>
-struct TtLastCoreBackward {
+template <class Scalar, class ExecutionSpace> struct TtLastCoreBackward {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using matrix = Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space>;
@@ -82,8 +80,7 @@ struct TtLastCoreBackward {
 
 /// \brief Prefix path, deterministic gradient of the last core: one team per distinct last
 /// digit v, dG_{K-1}[v] += sum over its rows (in row order) of P_row^T · g_row.
-template <class Scalar, class ExecutionSpace>
-struct TtLastCoreGrad {
+template <class Scalar, class ExecutionSpace> struct TtLastCoreGrad {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using const_matrix = Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space>;
@@ -108,8 +105,7 @@ struct TtLastCoreGrad {
       team.team_barrier();
       // dG^T (dl x R) += g^T (dl x lead) · P (lead x R)
       block_gemm<host_space_v<ExecutionSpace>>(team, dl, lead, rank, &grad_rows(row, 0), 1, dl,
-                                               &prefix(row_prefix(row), 0), rank, dgt, rank,
-                                               true);
+                                               &prefix(row_prefix(row), 0), rank, dgt, rank, true);
     }
     team.team_barrier();
     team_add_transposed(team, rank, dl, dgt, grads.slice(last, keys(grp)), false);
@@ -118,8 +114,7 @@ struct TtLastCoreGrad {
 
 /// \brief Fast backward through a chain, one team per item: walks back from U(item, :) and
 /// adds every slice gradient L_k^T · M_k into the gradient cores with atomics.
-template <class Scalar, class ExecutionSpace>
-struct TtChainBackwardAtomic {
+template <class Scalar, class ExecutionSpace> struct TtChainBackwardAtomic {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   TtDeviceCores<const Scalar, memory_space> g;
@@ -149,8 +144,9 @@ struct TtChainBackwardAtomic {
     for (int k = 2; k < e; ++k) {
       Scalar *l = team_scratch<Scalar>(team, level, g.lead(k) * g.r[k]);
       const int cols = g.slice_cols(k - 1);
-      block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(k - 1), g.r[k - 1], cols, left[k - 1], g.r[k - 1], 1,
-                g.slice(k - 1, dig[k - 1]), cols, l, cols, false);
+      block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(k - 1), g.r[k - 1], cols, left[k - 1],
+                                               g.r[k - 1], 1, g.slice(k - 1, dig[k - 1]), cols, l,
+                                               cols, false);
       team.team_barrier();
       left[k] = l;
     }
@@ -166,12 +162,14 @@ struct TtChainBackwardAtomic {
         team_add(team, cols, m, dslice, true);
         break;
       }
-      block_gemm<host_space_v<ExecutionSpace>>(team, rk, rows, cols, left[k], 1, rk, m, cols, prod, cols, false);
+      block_gemm<host_space_v<ExecutionSpace>>(team, rk, rows, cols, left[k], 1, rk, m, cols, prod,
+                                               cols, false);
       team_transpose(team, rk, cols, g.slice(k, dig[k]), cols, gt, rk);
       team.team_barrier();
       team_add(team, rk * cols, prod, dslice, true);
       Scalar *next = mbuf[k % 2];
-      block_gemm<host_space_v<ExecutionSpace>>(team, rows, cols, rk, m, cols, 1, gt, rk, next, rk, false);
+      block_gemm<host_space_v<ExecutionSpace>>(team, rows, cols, rk, m, cols, 1, gt, rk, next, rk,
+                                               false);
       team.team_barrier();
       m = next;
     }
@@ -181,8 +179,7 @@ struct TtChainBackwardAtomic {
 /// \brief Deterministic backward through a chain: one team per (core k, distinct digit v)
 /// group of items, in increasing item order, sums L_k^T · M_k of its items (recomputing L_k
 /// and M_k per item) and adds the sum into dG_k[v]. Each group owns its slice: no atomics.
-template <class Scalar, class ExecutionSpace>
-struct TtChainBackwardGrouped {
+template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using index_view = Kokkos::View<const std::int64_t *, memory_space>;
@@ -227,8 +224,8 @@ struct TtChainBackwardGrouped {
       Scalar const *left = k >= 1 ? g.slice(0, dig[0]) : nullptr;
       for (int j = 1; j < k; ++j) {
         const int c = g.slice_cols(j);
-        block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(j), g.r[j], c, left, g.r[j], 1, g.slice(j, dig[j]), c, lbuf[j % 2],
-                  c, false);
+        block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(j), g.r[j], c, left, g.r[j], 1,
+                                                 g.slice(j, dig[j]), c, lbuf[j % 2], c, false);
         team.team_barrier();
         left = lbuf[j % 2];
       }
@@ -238,14 +235,16 @@ struct TtChainBackwardGrouped {
         const int c = g.slice_cols(j), rj = g.r[j];
         team_transpose(team, rj, c, g.slice(j, dig[j]), c, gt, rj);
         team.team_barrier();
-        block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(j), c, rj, m, c, 1, gt, rj, mbuf[j % 2], rj, false);
+        block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(j), c, rj, m, c, 1, gt, rj,
+                                                 mbuf[j % 2], rj, false);
         team.team_barrier();
         m = mbuf[j % 2];
       }
       if (k == 0)
         team_add(team, cols, m, sum, false);
       else
-        block_gemm<host_space_v<ExecutionSpace>>(team, rk, rows, cols, left, 1, rk, m, cols, sum, cols, true);
+        block_gemm<host_space_v<ExecutionSpace>>(team, rk, rows, cols, left, 1, rk, m, cols, sum,
+                                                 cols, true);
     }
     team.team_barrier();
     team_add(team, rk * cols, sum, grads.slice(k, group_keys[k](grp)), false);

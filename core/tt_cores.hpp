@@ -19,8 +19,7 @@
 namespace ttgnn {
 
 /// \brief The cores of a TT table of shape `shape()`, in memory space \p MemorySpace.
-template <class Scalar, class MemorySpace>
-class TtCores {
+template <class Scalar, class MemorySpace> class TtCores {
 public:
   using scalar_type = Scalar;
   using memory_space = MemorySpace;

@@ -16,8 +16,7 @@ namespace ttgnn::detail {
 
 /// \brief For each item (one team), the product L_e = G_0[i_0] · ... · G_{e-1}[i_{e-1}], a
 /// (d[0]···d[e-1]) x ranks[e] row-major matrix, into out(item, :).
-template <class Scalar, class ExecutionSpace>
-struct TtChainForward {
+template <class Scalar, class ExecutionSpace> struct TtChainForward {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   TtDeviceCores<const Scalar, memory_space> g;
@@ -51,8 +50,8 @@ struct TtChainForward {
       for (int k = 1; k < e; ++k) {
         const int cols = g.slice_cols(k);
         Scalar *dst = k == e - 1 ? dst_row : buf[k % 2];
-        block_gemm<host_space_v<ExecutionSpace>>(team, rows, g.r[k], cols, cur, g.r[k], 1, g.slice(k, dig[k]), cols, dst, cols,
-                  false);
+        block_gemm<host_space_v<ExecutionSpace>>(team, rows, g.r[k], cols, cur, g.r[k], 1,
+                                                 g.slice(k, dig[k]), cols, dst, cols, false);
         team.team_barrier();
         cur = dst;
         rows *= g.d[k];
@@ -64,8 +63,7 @@ struct TtChainForward {
 /// \brief Prefix path, one team per row: row = P · G_{K-1}[i_{K-1}], where P (D' x R, D' =
 /// d[0]···d[K-2], R = ranks[K-1]) is the product of the row's prefix, prefix(row_prefix(row), :).
 /// Rows are visited in the order of `order` (grouped by prefix).
-template <class Scalar, class ExecutionSpace>
-struct TtLastCoreForward {
+template <class Scalar, class ExecutionSpace> struct TtLastCoreForward {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   TtDeviceCores<const Scalar, memory_space> g;

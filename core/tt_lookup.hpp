@@ -46,18 +46,17 @@ TtBackwardMode parse_tt_backward_mode(std::string const &name);
 
 /// \brief Buffers and the batch plan (grouping, prefix products) kept between a forward call
 /// and the backward call of the same batch. Reuse one per embedding to avoid reallocation.
-template <class Scalar, class ExecutionSpace>
-class TtLookupWorkspace {
+template <class Scalar, class ExecutionSpace> class TtLookupWorkspace {
 public:
   using memory_space = typename ExecutionSpace::memory_space;
   using matrix = Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space>;
   using index_view = Kokkos::View<std::int64_t *, memory_space>;
 
-  KeyGrouping<ExecutionSpace> rows_by_prefix;            ///< prefix path: rows by prefix
-  KeyGrouping<ExecutionSpace> by_digit[max_tt_cores];    ///< deterministic backward groupings
-  index_view keys;                                       ///< per-row keys, scratch
-  index_view digit_keys;                                 ///< per-item digit, scratch
-  matrix prefix, dprefix;                                ///< P and dL/dP per prefix
+  KeyGrouping<ExecutionSpace> rows_by_prefix;         ///< prefix path: rows by prefix
+  KeyGrouping<ExecutionSpace> by_digit[max_tt_cores]; ///< deterministic backward groupings
+  index_view keys;                                    ///< per-row keys, scratch
+  index_view digit_keys;                              ///< per-item digit, scratch
+  matrix prefix, dprefix;                             ///< P and dL/dP per prefix
   std::int64_t num_prefixes = 0;
 
   /// The batch the plan was built for (prefix path), to be reused by backward.
@@ -68,12 +67,8 @@ public:
 
 namespace detail {
 
-template <class T>
-struct identity {
-  using type = T;
-};
-template <class T>
-using identity_t = typename identity<T>::type;
+template <class T> struct identity { using type = T; };
+template <class T> using identity_t = typename identity<T>::type;
 
 template <class View>
 void ensure_matrix(View &v, std::int64_t rows, std::int64_t cols, char const *label) {
@@ -83,8 +78,7 @@ void ensure_matrix(View &v, std::int64_t rows, std::int64_t cols, char const *la
              std::max<std::int64_t>(rows, 1), cols);
 }
 
-template <class View>
-void ensure_vector(View &v, std::int64_t size, char const *label) {
+template <class View> void ensure_vector(View &v, std::int64_t size, char const *label) {
   if (static_cast<std::int64_t>(v.extent(0)) < size)
     v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
 }
@@ -100,19 +94,20 @@ void check_ids(ExecutionSpace const &space,
         acc += (ids(i) < 0 || ids(i) >= num_rows) ? 1 : 0;
       });
   if (bad > 0)
-    throw InputError(std::string(what) + ": " + std::to_string(bad) +
-                     " node ids are outside [0, " + std::to_string(num_rows) + ")");
+    throw InputError(std::string(what) + ": " + std::to_string(bad) + " node ids are outside [0, " +
+                     std::to_string(num_rows) + ")");
 }
 
 /// \brief out(i) = digit \p k of in(i) over the first \p e row factors (k = -1: the first
 /// e - 1 digits as one number). Returns the number of i with out(i) < out(i - 1) (0: sorted);
 /// with \p num_rows > 0 also checks 0 <= in(i) < num_rows (InputError naming \p what).
 template <class ExecutionSpace, class Cores>
-std::int64_t digit_keys(ExecutionSpace const &space,
-                        Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> in,
-                        Cores const &g, int e, int k,
-                        Kokkos::View<std::int64_t *, typename ExecutionSpace::memory_space> out,
-                        std::int64_t num_rows = 0, char const *what = "") {
+std::int64_t
+digit_keys(ExecutionSpace const &space,
+           Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> in,
+           Cores const &g, int e, int k,
+           Kokkos::View<std::int64_t *, typename ExecutionSpace::memory_space> out,
+           std::int64_t num_rows = 0, char const *what = "") {
   std::int64_t div = 1;
   for (int j = (k < 0 ? e - 1 : k + 1); j < e; ++j)
     div *= g.n[j];
@@ -131,8 +126,8 @@ std::int64_t digit_keys(ExecutionSpace const &space,
       });
   const std::int64_t bad = acc / bad_unit;
   if (bad > 0)
-    throw InputError(std::string(what) + ": " + std::to_string(bad) +
-                     " node ids are outside [0, " + std::to_string(num_rows) + ")");
+    throw InputError(std::string(what) + ": " + std::to_string(bad) + " node ids are outside [0, " +
+                     std::to_string(num_rows) + ")");
   return acc % bad_unit;
 }
 

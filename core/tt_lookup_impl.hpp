@@ -10,8 +10,7 @@ namespace ttgnn {
 namespace detail {
 
 /// Team scratch bytes for \p scalars Scalars split over at most 8 buffers.
-template <class Scalar, class ExecutionSpace>
-std::size_t team_bytes(int scalars) {
+template <class Scalar, class ExecutionSpace> std::size_t team_bytes(int scalars) {
   return scratch_bytes<Scalar, ExecutionSpace>(static_cast<std::size_t>(scalars)) + 8 * 64;
 }
 
@@ -27,21 +26,22 @@ void launch_teams(ExecutionSpace const &space, char const *label, std::int64_t l
 
 /// Groups the rows of \p ids by prefix and computes P for every distinct prefix.
 template <class ExecutionSpace, class Scalar>
-void build_prefix_plan(ExecutionSpace const &space,
-                       TtDeviceCores<const Scalar, typename ExecutionSpace::memory_space> const &g,
-                       Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> ids,
-                       std::int64_t num_rows, void const *core0,
-                       TtLookupWorkspace<Scalar, ExecutionSpace> &ws, char const *what) {
+void build_prefix_plan(
+    ExecutionSpace const &space,
+    TtDeviceCores<const Scalar, typename ExecutionSpace::memory_space> const &g,
+    Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> ids,
+    std::int64_t num_rows, void const *core0, TtLookupWorkspace<Scalar, ExecutionSpace> &ws,
+    char const *what) {
   const int last = g.num_cores - 1;
   const auto batch = static_cast<std::int64_t>(ids.extent(0));
   ensure_vector(ws.keys, batch, "ttgnn::tt_lookup::keys");
   auto keys = Kokkos::subview(ws.keys, Kokkos::make_pair(std::int64_t(0), batch));
-  const auto descents =
-      digit_keys(space, ids, g, g.num_cores, -1, keys, num_rows, what);
+  const auto descents = digit_keys(space, ids, g, g.num_cores, -1, keys, num_rows, what);
   std::int64_t bound = 1;
   for (int k = 0; k < last; ++k)
     bound *= g.n[k];
-  group_by_key(space, Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>(keys),
+  group_by_key(space,
+               Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>(keys),
                bound, ws.rows_by_prefix, descents == 0 ? 1 : 0);
   const auto np = ws.rows_by_prefix.num_groups;
   const int lead = g.lead(last), rank = g.r[last];
@@ -180,8 +180,7 @@ void tt_lookup_forward(
   f.prefix = ws.prefix;
   f.out = out;
   detail::launch_teams(space, "ttgnn::tt_lookup::forward_prefix_rows", batch,
-                       detail::team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g)),
-                       f);
+                       detail::team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g)), f);
 }
 
 /// \brief grads += dL/dcores given grad_rows = dL/d(out of the forward on the same ids).
@@ -244,8 +243,8 @@ void tt_lookup_backward(
     auto keys = Kokkos::subview(ws.keys, Kokkos::make_pair(std::int64_t(0), batch));
     const auto descents = detail::digit_keys(space, ids, g, nc, last, keys);
     auto &by_last = ws.by_digit[last];
-    group_by_key(space, Kokkos::View<const std::int64_t *, memory_space>(keys), g.n[last],
-                 by_last, descents == 0 ? 1 : 0);
+    group_by_key(space, Kokkos::View<const std::int64_t *, memory_space>(keys), g.n[last], by_last,
+                 descents == 0 ? 1 : 0);
     using functor_type = detail::TtLastCoreGrad<Scalar, ExecutionSpace>;
     functor_type f;
     f.grads = gg;
@@ -255,8 +254,7 @@ void tt_lookup_backward(
     f.row_prefix = ws.rows_by_prefix.group_of;
     f.grad_rows = grad_rows;
     f.prefix = prefix;
-    detail::launch_teams(space, "ttgnn::tt_lookup::backward_last_core_grouped",
-                         by_last.num_groups,
+    detail::launch_teams(space, "ttgnn::tt_lookup::backward_last_core_grouped", by_last.num_groups,
                          detail::team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g)),
                          f);
   }

@@ -40,8 +40,8 @@ std::string join(std::vector<std::int64_t> const &v) {
 }
 
 [[noreturn]] void fail(TtShape const &shape, std::string const &what) {
-  throw ConfigError("invalid TT shape (num_rows=" + std::to_string(shape.num_rows) + " n=" +
-                    join(shape.n) + " d=" + join(shape.d) + " ranks=" + join(shape.ranks) +
+  throw ConfigError("invalid TT shape (num_rows=" + std::to_string(shape.num_rows) +
+                    " n=" + join(shape.n) + " d=" + join(shape.d) + " ranks=" + join(shape.ranks) +
                     "): " + what);
 }
 
@@ -87,9 +87,13 @@ void factorisations(std::int64_t value, int parts, std::int64_t cap,
 
 } // namespace
 
-std::int64_t TtShape::dim() const { return checked_product(d); }
+std::int64_t TtShape::dim() const {
+  return checked_product(d);
+}
 
-std::int64_t TtShape::padded_rows() const { return checked_product(n); }
+std::int64_t TtShape::padded_rows() const {
+  return checked_product(n);
+}
 
 std::int64_t TtShape::core_size(int k) const {
   return n.at(k) * ranks.at(k) * d.at(k) * ranks.at(k + 1);
@@ -190,11 +194,10 @@ TtShape make_tt_shape(std::int64_t num_rows, std::int64_t dim, std::int64_t rank
   std::vector<std::int64_t> prefix;
   factorisations(dim, num_cores, dim, prefix, candidates);
   auto spread = [](std::vector<std::int64_t> const &f) { return f.front() - f.back(); };
-  auto best = *std::min_element(candidates.begin(), candidates.end(),
-                                [&](auto const &a, auto const &b) {
-                                  return spread(a) != spread(b) ? spread(a) < spread(b)
-                                                                : a.front() < b.front();
-                                });
+  auto best =
+      *std::min_element(candidates.begin(), candidates.end(), [&](auto const &a, auto const &b) {
+        return spread(a) != spread(b) ? spread(a) < spread(b) : a.front() < b.front();
+      });
   return make_tt_shape(num_rows, std::move(n), std::move(best), rank);
 }
 

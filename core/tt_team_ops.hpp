@@ -18,8 +18,7 @@
 namespace ttgnn::detail {
 
 /// \brief Cores and dimensions of a TT table, copyable into kernels. \p Scalar may be const.
-template <class Scalar, class MemorySpace>
-struct TtDeviceCores {
+template <class Scalar, class MemorySpace> struct TtDeviceCores {
   using core_view = Kokkos::View<Scalar ***, Kokkos::LayoutRight, MemorySpace>;
   int num_cores = 0;
   std::int64_t n[max_tt_cores] = {};
@@ -28,8 +27,7 @@ struct TtDeviceCores {
   core_view core[max_tt_cores];
 
   TtDeviceCores() = default;
-  template <class S>
-  explicit TtDeviceCores(TtCores<S, MemorySpace> const &cores) {
+  template <class S> explicit TtDeviceCores(TtCores<S, MemorySpace> const &cores) {
     auto const &s = cores.shape();
     num_cores = s.num_cores();
     for (int k = 0; k < num_cores; ++k) {
@@ -76,7 +74,7 @@ KOKKOS_INLINE_FUNCTION void team_gemm(Team const &team, int m, int p, int q, SA 
   });
 }
 
-#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) &&          \
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) &&            \
     !defined(__SYCL_DEVICE_ONLY__)
 #define TTGNN_VECTOR_EXTENSIONS 1
 #if !defined(__clang__)
@@ -84,8 +82,7 @@ KOKKOS_INLINE_FUNCTION void team_gemm(Team const &team, int m, int p, int q, SA 
 #pragma GCC diagnostic ignored "-Wpsabi" // 32-byte vectors in inline helpers of AVX2 code
 #endif
 /// GCC/Clang vector of Bytes bytes of S.
-template <class S, int Bytes>
-struct HostVec {
+template <class S, int Bytes> struct HostVec {
   typedef S type __attribute__((vector_size(Bytes)));
   static constexpr int width = Bytes / sizeof(S);
   __attribute__((always_inline)) static inline type load(S const *p) {
@@ -93,14 +90,17 @@ struct HostVec {
     __builtin_memcpy(&v, p, sizeof(v));
     return v;
   }
-  __attribute__((always_inline)) static inline void store(S *p, type v) { __builtin_memcpy(p, &v, sizeof(v)); }
+  __attribute__((always_inline)) static inline void store(S *p, type v) {
+    __builtin_memcpy(p, &v, sizeof(v));
+  }
 };
 
 /// serial_gemm's vector part: C columns [j0, ...) in blocks of 4 rows x NV vectors of Bytes
 /// bytes kept in registers. Returns the first column not done (< W columns left).
 template <int Bytes, int NV, class S, class SA, class SB>
-__attribute__((always_inline)) inline int serial_gemm_vec(int j0, int m, int p, int q, SA const *a_ptr, int a_rs, int a_cs,
-                           SB const *b, int ldb, S *c, int ldc, bool accumulate) {
+__attribute__((always_inline)) inline int
+serial_gemm_vec(int j0, int m, int p, int q, SA const *a_ptr, int a_rs, int a_cs, SB const *b,
+                int ldb, S *c, int ldc, bool accumulate) {
   using H = HostVec<S, Bytes>;
   using V = typename H::type;
   constexpr int W = NV * H::width;
@@ -144,10 +144,11 @@ __attribute__((always_inline)) inline int serial_gemm_vec(int j0, int m, int p, 
 
 /// Blocks of 2 vectors, then 1, of Bytes bytes.
 template <int Bytes, class S, class SA, class SB>
-__attribute__((always_inline)) inline int serial_gemm_blocks(int m, int p, int q, SA const *a_ptr, int a_rs, int a_cs,
-                              SB const *b, int ldb, S *c, int ldc, bool accumulate) {
-  const int j0 = serial_gemm_vec<Bytes, 2>(0, m, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc,
-                                           accumulate);
+__attribute__((always_inline)) inline int
+serial_gemm_blocks(int m, int p, int q, SA const *a_ptr, int a_rs, int a_cs, SB const *b, int ldb,
+                   S *c, int ldc, bool accumulate) {
+  const int j0 =
+      serial_gemm_vec<Bytes, 2>(0, m, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc, accumulate);
   return serial_gemm_vec<Bytes, 1>(j0, m, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc, accumulate);
 }
 
@@ -184,9 +185,9 @@ inline void serial_gemm_narrow(int m, int p, SA const *a_ptr, int a_rs, int a_cs
 #define TTGNN_AVX2_DISPATCH 1
 /// serial_gemm_vec compiled for AVX2 + FMA (chosen at run time when the CPU has them).
 template <class S, class SA, class SB>
-__attribute__((target("avx2,fma"))) int
-serial_gemm_avx2(int m, int p, int q, SA const *a_ptr, int a_rs, int a_cs, SB const *b, int ldb,
-                 S *c, int ldc, bool accumulate) {
+__attribute__((target("avx2,fma"))) int serial_gemm_avx2(int m, int p, int q, SA const *a_ptr,
+                                                         int a_rs, int a_cs, SB const *b, int ldb,
+                                                         S *c, int ldc, bool accumulate) {
   return serial_gemm_blocks<32>(m, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc, accumulate);
 }
 /// Whether this CPU runs AVX2 and FMA instructions.
@@ -273,8 +274,8 @@ KOKKOS_INLINE_FUNCTION void team_add(Team const &team, int size, S const *src, S
 
 /// \brief dst(i, j) (+)= src(j, i) for a rows x cols dst; atomically when \p atomic.
 template <class Team, class S>
-KOKKOS_INLINE_FUNCTION void team_add_transposed(Team const &team, int rows, int cols,
-                                                S const *src, S *dst, bool atomic) {
+KOKKOS_INLINE_FUNCTION void team_add_transposed(Team const &team, int rows, int cols, S const *src,
+                                                S *dst, bool atomic) {
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](int i) {
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, cols), [&](int j) {
       if (atomic)
@@ -304,7 +305,9 @@ auto make_team_policy(ExecutionSpace const &space, std::int64_t league, std::siz
 }
 
 /// Scratch level chosen by make_team_policy for \p bytes.
-inline int scratch_level(std::size_t bytes) { return bytes <= 16384 ? 0 : 1; }
+inline int scratch_level(std::size_t bytes) {
+  return bytes <= 16384 ? 0 : 1;
+}
 
 /// \brief \p count Scalars of team scratch (pointer into the team's scratch space).
 template <class Scalar, class Team>
@@ -315,8 +318,7 @@ KOKKOS_INLINE_FUNCTION Scalar *team_scratch(Team const &team, int level, std::si
 }
 
 /// Bytes of team scratch for \p count Scalars (with alignment slack).
-template <class Scalar, class ExecutionSpace>
-std::size_t scratch_bytes(std::size_t count) {
+template <class Scalar, class ExecutionSpace> std::size_t scratch_bytes(std::size_t count) {
   using scratch_view = Kokkos::View<Scalar *, typename ExecutionSpace::scratch_memory_space,
                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   return scratch_view::shmem_size(count);

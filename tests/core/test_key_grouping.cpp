@@ -54,10 +54,10 @@ static void check_grouping(std::vector<std::int64_t> const &keys_h, std::int64_t
   CHECK(bad == 0);
 }
 
-template <class ExecutionSpace>
-static void check_all_groupings() {
+template <class ExecutionSpace> static void check_all_groupings() {
   std::mt19937_64 rng(1);
-  for (std::int64_t n : {0, 1, 7, 255, 256, 257, 5000, 40000})
+  // Above detail::serial_range_threshold (65536) the parallel radix sort runs.
+  for (std::int64_t n : {0, 1, 7, 255, 256, 257, 5000, 40000, 70000, 150000})
     for (std::int64_t bound : {std::int64_t(1), std::int64_t(13), std::int64_t(256),
                                std::int64_t(100000), std::int64_t(1) << 40}) {
       CAPTURE(n);

@@ -102,9 +102,9 @@ void compare(HostCsr const &a, bool transpose, bool unit_values, double alpha, d
       const double y_old = beta == 0 ? 0.0 : double(hy0(i, c));
       const double ref = alpha * sum[i * f + c] + beta * y_old;
       const double n = count[i] + 2;
-      const double tol = n * eps / (1 - n * eps) *
-                             (std::fabs(alpha) * mag[i * f + c] + std::fabs(beta * y_old)) +
-                         std::numeric_limits<double>::min();
+      const double tol =
+          n * eps / (1 - n * eps) * (std::fabs(alpha) * mag[i * f + c] + std::fabs(beta * y_old)) +
+          std::numeric_limits<double>::min();
       if (!(std::fabs(double(hy(i, c)) - ref) <= tol) && ++failures <= 5) {
         CAPTURE(i);
         CAPTURE(c);
@@ -151,21 +151,18 @@ void check_spmm_case(std::int64_t num_rows, std::int64_t num_cols, int f, std::u
         compare<Scalar, Space>(a, false, unit, alpha, beta, x, y0, y);
         // A^T X as a gather over the explicit transpose.
         Kokkos::deep_copy(yt, yt0);
-        ttgnn::spmm(space, alpha, t.row_map, t.entries, unit ? ones : t.values, xt, b, yt,
-                    kernel);
+        ttgnn::spmm(space, alpha, t.row_map, t.entries, unit ? ones : t.values, xt, b, yt, kernel);
         space.fence();
         compare<Scalar, Space>(a, true, unit, alpha, beta, xt, yt0, yt);
       }
       Kokkos::deep_copy(yt, yt0);
-      ttgnn::spmm_transpose_atomic(space, alpha, row_map, entries, unit ? ones : values, xt, b,
-                                   yt);
+      ttgnn::spmm_transpose_atomic(space, alpha, row_map, entries, unit ? ones : values, xt, b, yt);
       space.fence();
       compare<Scalar, Space>(a, true, unit, alpha, beta, xt, yt0, yt);
     }
 }
 
-template <class Space>
-void check_transpose_structure() {
+template <class Space> void check_transpose_structure() {
   // The transpose's rows are sorted by row of A and its permutation maps back to A.
   const HostCsr a = random_csr(200, 150, 12, 11);
   const Space space;
@@ -200,8 +197,7 @@ void check_transpose_structure() {
   CHECK_THROWS_AS(ttgnn::transpose_csr(space, 100, row_map, entries, values), ttgnn::ConfigError);
 }
 
-template <class Space>
-void check_shapes_refused() {
+template <class Space> void check_shapes_refused() {
   const Space space;
   Kokkos::View<std::int64_t *, typename Space::memory_space> row_map("r", 4);
   Kokkos::View<std::int32_t *, typename Space::memory_space> entries("e", 0);
@@ -232,4 +228,6 @@ TTGNN_TEST_SPACES("csr transpose is sorted and maps back to A") {
   check_transpose_structure<ExecutionSpace>();
 }
 
-TTGNN_TEST_SPACES("spmm refuses mismatched shapes") { check_shapes_refused<ExecutionSpace>(); }
+TTGNN_TEST_SPACES("spmm refuses mismatched shapes") {
+  check_shapes_refused<ExecutionSpace>();
+}

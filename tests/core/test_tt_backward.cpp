@@ -28,9 +28,9 @@ static double host_loss(TtShape const &s, HostCores const &g, std::vector<std::i
 
 // Gradients of every path and mode, as host vectors per core.
 template <class ExecutionSpace, class Scalar>
-HostCores kernel_grads(TtShape const &s, HostCores const &host, std::vector<std::int64_t> const &ids_h,
-                       std::vector<double> const &w, TtLookupPath path, TtBackwardMode mode,
-                       bool with_forward = true) {
+HostCores kernel_grads(TtShape const &s, HostCores const &host,
+                       std::vector<std::int64_t> const &ids_h, std::vector<double> const &w,
+                       TtLookupPath path, TtBackwardMode mode, bool with_forward = true) {
   using mem = typename ExecutionSpace::memory_space;
   ExecutionSpace space;
   auto cores = test::make_cores<Scalar, ExecutionSpace>(s, host);
@@ -63,8 +63,7 @@ static std::vector<double> random_weights(std::size_t n, std::uint64_t seed) {
   return w;
 }
 
-template <class ExecutionSpace>
-void check_finite_differences() {
+template <class ExecutionSpace> void check_finite_differences() {
   for (auto const &s : test::tt_test_shapes()) {
     CAPTURE(s.to_string());
     auto host = test::random_host_cores(s, 31);
@@ -106,8 +105,7 @@ TTGNN_TEST_SPACES("tt backward: finite differences of every core entry (double)"
   check_finite_differences<ExecutionSpace>();
 }
 
-template <class ExecutionSpace>
-void check_float_and_accumulation() {
+template <class ExecutionSpace> void check_float_and_accumulation() {
   using mem = typename ExecutionSpace::memory_space;
   ExecutionSpace space;
   auto s = test::tt_test_shapes()[1];
@@ -178,8 +176,7 @@ static std::vector<std::int64_t> big_batch(TtShape const &s) {
   return ids;
 }
 
-template <class ExecutionSpace, class Scalar>
-void check_reproducible() {
+template <class ExecutionSpace, class Scalar> void check_reproducible() {
   for (auto const &s : test::tt_test_shapes()) {
     CAPTURE(s.to_string());
     auto host = test::random_host_cores(s, 41);
@@ -220,12 +217,22 @@ TEST_CASE("tt backward: deterministic gradients are bitwise equal on Serial and 
       auto b = kernel_grads<Kokkos::OpenMP, double>(s, host, ids, w, path,
                                                     TtBackwardMode::deterministic);
       CHECK(bitwise_equal(a, b));
-      auto af = kernel_grads<Kokkos::Serial, float>(s, host, ids, w, path,
-                                                    TtBackwardMode::deterministic);
-      auto bf = kernel_grads<Kokkos::OpenMP, float>(s, host, ids, w, path,
-                                                    TtBackwardMode::deterministic);
+      auto af =
+          kernel_grads<Kokkos::Serial, float>(s, host, ids, w, path, TtBackwardMode::deterministic);
+      auto bf =
+          kernel_grads<Kokkos::OpenMP, float>(s, host, ids, w, path, TtBackwardMode::deterministic);
       CHECK(bitwise_equal(af, bf));
     }
   }
+  // A batch above detail::serial_range_threshold: the parallel radix sort groups it.
+  auto s = test::tt_test_shapes()[1];
+  auto host = test::random_host_cores(s, 45);
+  auto ids = test::test_ids(s, "random", 46, 70000);
+  auto w = random_weights(ids.size() * s.dim(), 47);
+  auto a = kernel_grads<Kokkos::Serial, double>(s, host, ids, w, TtLookupPath::prefix,
+                                                TtBackwardMode::deterministic);
+  auto b = kernel_grads<Kokkos::OpenMP, double>(s, host, ids, w, TtLookupPath::prefix,
+                                                TtBackwardMode::deterministic);
+  CHECK(bitwise_equal(a, b));
 }
 #endif

@@ -25,8 +25,7 @@ static double entry_tolerance(TtShape const &s, double eps, double abs_entry) {
   return (terms + 1) * eps * abs_entry;
 }
 
-template <class ExecutionSpace>
-void check_materialize() {
+template <class ExecutionSpace> void check_materialize() {
   for (auto const &s : test::tt_test_shapes()) {
     CAPTURE(s.to_string());
     auto host = test::random_host_cores(s, 11);
@@ -59,7 +58,8 @@ void check_materialize() {
           double prod = 1;
           for (int k = 0; k < nc; ++k) {
             const auto cols = s.d[k] * s.ranks[k + 1];
-            prod *= host[k][(dig[k] * s.ranks[k] + a[k]) * cols + jd[k] * s.ranks[k + 1] + a[k + 1]];
+            prod *=
+                host[k][(dig[k] * s.ranks[k] + a[k]) * cols + jd[k] * s.ranks[k + 1] + a[k + 1]];
           }
           ref += prod;
         }
@@ -74,21 +74,22 @@ TTGNN_TEST_SPACES("tt lookup: materialize matches the explicit sum over rank pat
   check_materialize<ExecutionSpace>();
 }
 
-template <class ExecutionSpace, class Scalar>
-void check_paths_match_table() {
+template <class ExecutionSpace, class Scalar> void check_paths_match_table() {
   using mem = typename ExecutionSpace::memory_space;
   ExecutionSpace space;
   for (auto const &s : test::tt_test_shapes()) {
     auto host = test::random_host_cores(s, 23);
     auto cores = test::make_cores<Scalar, ExecutionSpace>(s, host);
-    auto table = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), materialize(space, cores));
+    auto table =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), materialize(space, cores));
     // Table of absolute values, for the rounding bound.
     std::vector<std::vector<double>> abs_host = host;
     for (auto &c : abs_host)
       for (auto &x : c)
         x = std::fabs(double(Scalar(x)));
     auto abs_table = Kokkos::create_mirror_view_and_copy(
-        Kokkos::HostSpace(), materialize(space, test::make_cores<double, ExecutionSpace>(s, abs_host)));
+        Kokkos::HostSpace(),
+        materialize(space, test::make_cores<double, ExecutionSpace>(s, abs_host)));
     TtLookupWorkspace<Scalar, ExecutionSpace> ws;
     for (char const *kind : {"random", "contiguous", "repeated"})
       for (auto path : {TtLookupPath::plain, TtLookupPath::prefix}) {
@@ -105,8 +106,8 @@ void check_paths_match_table() {
         int bad = 0;
         for (std::int64_t b = 0; b < batch; ++b)
           for (std::int64_t j = 0; j < s.dim(); ++j) {
-            const double tol = entry_tolerance(s, std::numeric_limits<Scalar>::epsilon(),
-                                               abs_table(ids_h[b], j));
+            const double tol =
+                entry_tolerance(s, std::numeric_limits<Scalar>::epsilon(), abs_table(ids_h[b], j));
             if (std::fabs(double(h(b, j)) - double(table(ids_h[b], j))) > tol)
               ++bad;
           }
@@ -120,8 +121,7 @@ TTGNN_TEST_SPACES("tt lookup: plain and prefix paths equal rows of the materiali
   check_paths_match_table<ExecutionSpace, float>();
 }
 
-template <class ExecutionSpace, class Scalar>
-void check_prefix_equals_plain() {
+template <class ExecutionSpace, class Scalar> void check_prefix_equals_plain() {
   using mem = typename ExecutionSpace::memory_space;
   ExecutionSpace space;
   // A larger 3-core table with many shared prefixes, and the 2/4-core test shapes.
@@ -155,8 +155,7 @@ TTGNN_TEST_SPACES("tt lookup: the prefix path equals the plain path to 1e-6 rela
   check_prefix_equals_plain<ExecutionSpace, float>();
 }
 
-template <class ExecutionSpace>
-void check_errors() {
+template <class ExecutionSpace> void check_errors() {
   using mem = typename ExecutionSpace::memory_space;
   ExecutionSpace space;
   auto s = test::tt_test_shapes()[1];
@@ -180,5 +179,6 @@ void check_errors() {
   CHECK_THROWS_AS(parse_tt_backward_mode("random"), ConfigError);
 }
 
-TTGNN_TEST_SPACES("tt lookup: bad ids and shapes are reported") { check_errors<ExecutionSpace>(); }
-
+TTGNN_TEST_SPACES("tt lookup: bad ids and shapes are reported") {
+  check_errors<ExecutionSpace>();
+}

@@ -14,8 +14,7 @@ using V = std::vector<std::int64_t>;
 namespace {
 
 // Runs f, expects a ConfigError whose message contains `needle`.
-template <class F>
-void expect_config_error(F &&f, std::string const &needle) {
+template <class F> void expect_config_error(F &&f, std::string const &needle) {
   try {
     f();
     FAIL("no ConfigError thrown, expected one mentioning: " << needle);
@@ -101,8 +100,11 @@ TEST_CASE("tt shape: suggested factorisations") {
 
 TEST_CASE("tt shape: every validation error") {
   expect_config_error([] { make_tt_shape(10, V{10}, V{4}, 2); }, "number of cores");
-  expect_config_error([] { make_tt_shape(10, {2, 2, 2, 2, 2}, {1, 1, 1, 1, 1}, 2); },
-                      "number of cores");
+  expect_config_error(
+      [] {
+        make_tt_shape(10, {2, 2, 2, 2, 2}, {1, 1, 1, 1, 1}, 2);
+      },
+      "number of cores");
   expect_config_error([] { make_tt_shape(10, 8, 2, 5); }, "number of cores must be 2, 3 or 4");
   expect_config_error([] { make_tt_shape(10, {4, 4}, {2, 2, 2}, 2); }, "d has 3 factors");
   expect_config_error([] { raw(10, {4, 4}, {2, 2}, {1, 1}).validate(); }, "ranks must have");
@@ -110,25 +112,44 @@ TEST_CASE("tt shape: every validation error") {
   expect_config_error([] { make_tt_shape(10, {4, 4, 4}, {2, -1, 2}, 2); }, "d[1] = -1 < 1");
   expect_config_error([] { make_tt_shape(10, {4, 4, 4}, {2, 2, 2}, 0); }, "< 1");
   expect_config_error([] { make_tt_shape(10, 8, 0); }, "rank must be >= 1");
-  expect_config_error([] { raw(10, {4, 4}, {2, 2}, {2, 3, 1}).validate(); },
-                      "first and last ranks must be 1");
-  expect_config_error([] { make_tt_shape(65, {4, 4, 4}, {2, 2, 2}, 2); },
-                      "product of n (64) is smaller than num_rows (65)");
+  expect_config_error(
+      [] {
+        raw(10, {4, 4}, {2, 2}, {2, 3, 1}).validate();
+      },
+      "first and last ranks must be 1");
+  expect_config_error(
+      [] {
+        make_tt_shape(65, {4, 4, 4}, {2, 2, 2}, 2);
+      },
+      "product of n (64) is smaller than num_rows (65)");
   expect_config_error([] { make_tt_shape(0, {4, 4}, {2, 2}, 2); }, "num_rows must be >= 1");
   expect_config_error([] { make_tt_shape(0, 8, 2); }, "num_rows must be >= 1");
   expect_config_error([] { make_tt_shape(10, 0, 2); }, "dim must be >= 1");
-  expect_config_error([] { make_tt_shape(10, 128, {4, 4, 4}, {8, 4, 2}, 2); },
-                      "product of d (64) is not the embedding dimension 128");
+  expect_config_error(
+      [] {
+        make_tt_shape(10, 128, {4, 4, 4}, {8, 4, 2}, 2);
+      },
+      "product of d (64) is not the embedding dimension 128");
   expect_config_error([] { make_tt_shape(10, 8, 2, 3, 0.5); }, "slack");
   expect_config_error(
-      [] { make_tt_shape(10, {std::int64_t(1) << 40, std::int64_t(1) << 40}, {2, 2}, 2); },
+      [] {
+        make_tt_shape(10, {std::int64_t(1) << 40, std::int64_t(1) << 40}, {2, 2}, 2);
+      },
       "product of n overflows");
   expect_config_error(
-      [] { make_tt_shape(10, {4, 4}, {std::int64_t(1) << 40, std::int64_t(1) << 40}, 2); },
+      [] {
+        make_tt_shape(10, {4, 4}, {std::int64_t(1) << 40, std::int64_t(1) << 40}, 2);
+      },
       "product of d overflows");
-  expect_config_error([] { make_tt_shape(10, {4, 4}, {2, 2}, std::int64_t(1) << 61); },
-                      "number of parameters overflows");
+  expect_config_error(
+      [] {
+        make_tt_shape(10, {4, 4}, {2, 2}, std::int64_t(1) << 61);
+      },
+      "number of parameters overflows");
   // The message names the shape.
-  expect_config_error([] { make_tt_shape(65, {4, 4, 4}, {2, 2, 2}, 2); },
-                      "n=[4,4,4] d=[2,2,2] ranks=[1,2,2,1]");
+  expect_config_error(
+      [] {
+        make_tt_shape(65, {4, 4, 4}, {2, 2, 2}, 2);
+      },
+      "n=[4,4,4] d=[2,2,2] ranks=[1,2,2,1]");
 }

@@ -42,8 +42,7 @@ std::vector<double> reference(Case const &c, std::vector<S> const &a, std::vecto
   return out;
 }
 
-template <class S>
-void check_serial() {
+template <class S> void check_serial() {
   std::mt19937_64 rng(2);
   std::uniform_real_distribution<double> u(-1, 1);
   for (auto const &c : cases()) {
@@ -90,8 +89,7 @@ void check_serial() {
   }
 }
 
-template <class ExecutionSpace, class S>
-void check_team() {
+template <class ExecutionSpace, class S> void check_team() {
   using mem = typename ExecutionSpace::memory_space;
   using member = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   std::mt19937_64 rng(3);
