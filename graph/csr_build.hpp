@@ -38,7 +38,9 @@ build_csr(ExecutionSpace const &space,
           Kokkos::View<Ordinal const *, typename ExecutionSpace::memory_space> dst,
           std::int64_t num_nodes, CsrBuildOptions const &options = {});
 
-/// \brief True when every arc u -> v has its reverse v -> u (rows must be sorted).
+/// \brief True when every arc u -> v has its reverse v -> u (rows must be sorted). Exact. On a
+/// host-accessible space it is a serial streaming comparison with the transpose (memory-bound,
+/// faster than searching), elsewhere a parallel binary search per arc.
 template <class ExecutionSpace, class Ordinal>
 bool is_symmetric(ExecutionSpace const &space,
                   CsrGraph<Ordinal, typename ExecutionSpace::memory_space> const &graph);

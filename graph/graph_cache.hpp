@@ -14,6 +14,7 @@
 /// None of them is ever used: the caller reloads the text and rewrites the cache, through a
 /// temporary file that is renamed into place.
 
+#include "graph/checksum.hpp"
 #include "graph/dataset.hpp"
 
 #include <cstddef>
@@ -46,9 +47,6 @@ struct LoadInfo {
   bool symmetrized = true;        ///< the CSR holds both directions of every edge
   double seconds = 0;             ///< wall time of the whole load
 };
-
-/// \brief 64-bit checksum of a byte range (the XXH64 algorithm).
-std::uint64_t checksum64(void const *data, std::size_t bytes, std::uint64_t seed = 0);
 
 /// \brief "path size mtime_ns" of each file, one per line: changes when a source changes.
 std::string file_fingerprint(std::vector<std::string> const &paths);

@@ -10,6 +10,7 @@ namespace ttgnn {
 
 namespace {
 constexpr std::size_t chunk_size = 1 << 20;
+constexpr std::size_t first_chunk = 1 << 16;
 constexpr std::size_t block_size = 4 << 20;
 } // namespace
 
@@ -17,7 +18,7 @@ LineReader::LineReader(std::string path) : path_(std::move(path)) {
   gzFile gz = gzopen(path_.c_str(), "rb"); // reads plain files transparently
   if (!gz)
     throw InputError(path_ + ": cannot open: " + std::strerror(errno));
-  gzbuffer(gz, 1 << 18);
+  gzbuffer(gz, 1 << 17);
   gz_ = gz;
 }
 
@@ -32,9 +33,13 @@ bool LineReader::fill() {
   buffer_.erase(0, begin_);
   begin_ = 0;
   const std::size_t old = buffer_.size();
-  buffer_.resize(old + chunk_size);
+  // Start small (most files a loader opens are a few bytes: counts, meta.csv) and grow to
+  // chunk_size, so opening a small file does not allocate and touch a megabyte.
+  read_size_ = std::min(chunk_size, read_size_ == 0 ? first_chunk : 2 * read_size_);
+  const std::size_t want = read_size_;
+  buffer_.resize(old + want);
   gzFile gz = static_cast<gzFile>(gz_);
-  const int got = gzread(gz, buffer_.data() + old, static_cast<unsigned>(chunk_size));
+  const int got = gzread(gz, buffer_.data() + old, static_cast<unsigned>(want));
   if (got < 0) {
     int code = 0;
     const char *msg = gzerror(gz, &code);

@@ -46,6 +46,7 @@ private:
   void *gz_ = nullptr; // gzFile, kept opaque so zlib stays out of public headers
   std::string buffer_;
   std::size_t begin_ = 0;
+  std::size_t read_size_ = 0; // bytes asked of zlib per fill: 64 KiB, doubling to 1 MiB
   bool eof_ = false;
   std::int64_t line_number_ = 0;
 };

@@ -26,8 +26,7 @@ std::uint64_t stream_domain(std::uint64_t epoch, std::uint64_t batch, std::uint6
 
 /// Fills the sampled neighbours (global ids) of destination row i: all of them when the row's
 /// count equals the degree, else a uniform k-subset by Floyd's algorithm, in CSR order.
-template <class Ordinal>
-struct SampleRows {
+template <class Ordinal> struct SampleRows {
   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> g_row_map;
   Kokkos::View<const Ordinal *, Kokkos::HostSpace> g_entries;
   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> dst;
@@ -50,7 +49,8 @@ struct SampleRows {
     CounterRng rng(seed, domain, static_cast<std::uint64_t>(v));
     std::int64_t n = 0;
     for (std::int64_t j = deg - k; j < deg; ++j) {
-      const std::int64_t t = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(j + 1)));
+      const std::int64_t t =
+          static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(j + 1)));
       const bool taken = std::find(out, out + n, t) != out + n;
       out[n++] = taken ? j : t;
     }
@@ -141,11 +141,11 @@ NeighborSampler<Ordinal>::sample(ExecutionSpace const &space,
         },
         bad);
     if (bad > 0) {
-      Kokkos::parallel_for(
-          "ttgnn::neighbor_sampler::unmark_dst", Range(space, 0, m), [=](std::int64_t i) {
-            if (dst(i) >= 0 && dst(i) < n)
-              mark(dst(i)) = kUnmarked;
-          });
+      Kokkos::parallel_for("ttgnn::neighbor_sampler::unmark_dst", Range(space, 0, m),
+                           [=](std::int64_t i) {
+                             if (dst(i) >= 0 && dst(i) < n)
+                               mark(dst(i)) = kUnmarked;
+                           });
       space.fence();
       throw InputError("ttgnn::NeighborSampler: " + std::to_string(bad) + " of " +
                        std::to_string(m) + " seed ids are outside [0, " + std::to_string(n) +
@@ -156,14 +156,13 @@ NeighborSampler<Ordinal>::sample(ExecutionSpace const &space,
     block.row_map = Kokkos::View<std::int64_t *, Kokkos::HostSpace>(
         "ttgnn::neighbor_sampler::row_map", static_cast<std::size_t>(m + 1));
     auto row_map = block.row_map;
-    Kokkos::parallel_scan(
-        "ttgnn::neighbor_sampler::offsets", Range(space, 0, m),
-        [=](std::int64_t i, std::int64_t &sum, bool final) {
-          const std::int64_t deg = g_row_map(dst(i) + 1) - g_row_map(dst(i));
-          sum += fanout > 0 && fanout < deg ? fanout : deg;
-          if (final)
-            row_map(i + 1) = sum;
-        });
+    Kokkos::parallel_scan("ttgnn::neighbor_sampler::offsets", Range(space, 0, m),
+                          [=](std::int64_t i, std::int64_t &sum, bool final) {
+                            const std::int64_t deg = g_row_map(dst(i) + 1) - g_row_map(dst(i));
+                            sum += fanout > 0 && fanout < deg ? fanout : deg;
+                            if (final)
+                              row_map(i + 1) = sum;
+                          });
     space.fence();
     const std::int64_t nnz = row_map(m);
     if (m + nnz >= static_cast<std::int64_t>(kUnmarked))
@@ -172,9 +171,9 @@ NeighborSampler<Ordinal>::sample(ExecutionSpace const &space,
                         " positions, more than 2^31 - 1 local ids; use smaller batches");
 
     // 3. Sample.
-    HostIds picked(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                      "ttgnn::neighbor_sampler::picked"),
-                   static_cast<std::size_t>(nnz));
+    HostIds picked(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::picked"),
+        static_cast<std::size_t>(nnz));
     Kokkos::parallel_for("ttgnn::neighbor_sampler::sample", Range(space, 0, m),
                          SampleRows<Ordinal>{graph_.row_map, graph_.entries, dst, row_map, picked,
                                              seed_, stream_domain(epoch, batch, layer)});
@@ -185,9 +184,9 @@ NeighborSampler<Ordinal>::sample(ExecutionSpace const &space,
         "ttgnn::neighbor_sampler::first_positions", Range(space, 0, nnz), [=](std::int64_t e) {
           Kokkos::atomic_fetch_min(&mark(picked(e)), static_cast<std::int32_t>(m + e));
         });
-    HostIds new_rank(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                        "ttgnn::neighbor_sampler::new_rank"),
-                     static_cast<std::size_t>(nnz));
+    HostIds new_rank(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::new_rank"),
+        static_cast<std::size_t>(nnz));
     std::int64_t num_new = 0;
     Kokkos::parallel_scan(
         "ttgnn::neighbor_sampler::number_new", Range(space, 0, nnz),
@@ -206,20 +205,18 @@ NeighborSampler<Ordinal>::sample(ExecutionSpace const &space,
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::entries"),
         static_cast<std::size_t>(nnz));
     auto entries = block.entries;
-    Kokkos::parallel_for(
-        "ttgnn::neighbor_sampler::copy_dst", Range(space, 0, m),
-        [=](std::int64_t i) { src(i) = dst(i); });
-    Kokkos::parallel_for(
-        "ttgnn::neighbor_sampler::local_ids", Range(space, 0, nnz), [=](std::int64_t e) {
-          const std::int64_t first = mark(picked(e));
-          const std::int64_t local = first < m ? first : m + new_rank(first - m);
-          entries(e) = static_cast<std::int32_t>(local);
-          if (first == m + e)
-            src(local) = picked(e);
-        });
-    Kokkos::parallel_for(
-        "ttgnn::neighbor_sampler::unmark", Range(space, 0, m + num_new),
-        [=](std::int64_t j) { mark(src(j)) = kUnmarked; });
+    Kokkos::parallel_for("ttgnn::neighbor_sampler::copy_dst", Range(space, 0, m),
+                         [=](std::int64_t i) { src(i) = dst(i); });
+    Kokkos::parallel_for("ttgnn::neighbor_sampler::local_ids", Range(space, 0, nnz),
+                         [=](std::int64_t e) {
+                           const std::int64_t first = mark(picked(e));
+                           const std::int64_t local = first < m ? first : m + new_rank(first - m);
+                           entries(e) = static_cast<std::int32_t>(local);
+                           if (first == m + e)
+                             src(local) = picked(e);
+                         });
+    Kokkos::parallel_for("ttgnn::neighbor_sampler::unmark", Range(space, 0, m + num_new),
+                         [=](std::int64_t j) { mark(src(j)) = kUnmarked; });
     space.fence();
     out.nodes[layer] = src;
   }

@@ -77,8 +77,7 @@ std::vector<std::int64_t> parse_fanouts(std::string const &text);
 ///
 /// Holds one int32 scratch mark per node (4 bytes x N); sample() uses it, so one sampler must
 /// not run two sample() calls at the same time.
-template <class Ordinal = std::int32_t>
-class NeighborSampler {
+template <class Ordinal = std::int32_t> class NeighborSampler {
 public:
   /// \param graph the graph (kept by reference semantics: its Views are shared)
   /// \param fanouts fan-out of each layer, input layer first (see the file comment)

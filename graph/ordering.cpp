@@ -1,10 +1,8 @@
 #include "graph/ordering.hpp"
 
 #include "core/error.hpp"
+#include "graph/boost_adapter.hpp"
 #include "graph/hierarchical_partition.hpp"
-
-#include <boost/graph/compressed_sparse_row_graph.hpp>
-#include <boost/graph/cuthill_mckee_ordering.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -102,30 +100,6 @@ Kokkos::View<std::int64_t *, Kokkos::HostSpace> random_new_to_old(std::int64_t n
   return p;
 }
 
-template <class Ordinal>
-Kokkos::View<std::int64_t *, Kokkos::HostSpace>
-rcm_new_to_old(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph) {
-  using BGraph =
-      boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
-                                         boost::no_property, std::size_t, std::size_t>;
-  const Id n = graph.num_nodes();
-  std::vector<std::pair<std::size_t, std::size_t>> arcs;
-  arcs.reserve(graph.num_arcs());
-  for (Id u = 0; u < n; ++u)
-    for (Id a = graph.row_map(u); a < graph.row_map(u + 1); ++a)
-      if (graph.entries(a) != u)
-        arcs.emplace_back(u, graph.entries(a));
-  BGraph bg(boost::edges_are_sorted, arcs.begin(), arcs.end(), static_cast<std::size_t>(n));
-  arcs = {};
-  std::vector<std::size_t> order(n);
-  // Cuthill-McKee writes vertices in visiting order (new -> old); reversed is RCM.
-  boost::cuthill_mckee_ordering(bg, order.rbegin());
-  IdView n2o(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::ordering::rcm"), n);
-  for (Id i = 0; i < n; ++i)
-    n2o(i) = static_cast<Id>(order[i]);
-  return n2o;
-}
-
 template <class ExecutionSpace, class Ordinal>
 NodeOrdering compute_ordering(ExecutionSpace const &space,
                               CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
@@ -177,7 +151,7 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
     break;
   }
   case OrderMethod::rcm:
-    n2o = rcm_new_to_old(graph);
+    n2o = boost_reverse_cuthill_mckee(graph); // graph/boost_adapter.hpp
     break;
   }
   const bool compact =
@@ -196,11 +170,6 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
 #define TTGNN_INSTANTIATE_ORDERING_SPACE(SPACE)                                                    \
   TTGNN_INSTANTIATE_ORDERING(SPACE, std::int32_t)                                                  \
   TTGNN_INSTANTIATE_ORDERING(SPACE, std::int64_t)
-
-template Kokkos::View<std::int64_t *, Kokkos::HostSpace>
-rcm_new_to_old<std::int32_t>(CsrGraph<std::int32_t, Kokkos::HostSpace> const &);
-template Kokkos::View<std::int64_t *, Kokkos::HostSpace>
-rcm_new_to_old<std::int64_t>(CsrGraph<std::int64_t, Kokkos::HostSpace> const &);
 
 #ifdef KOKKOS_ENABLE_SERIAL
 TTGNN_INSTANTIATE_ORDERING_SPACE(Kokkos::Serial)

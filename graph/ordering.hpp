@@ -36,7 +36,7 @@ enum class OrderMethod {
   random,     ///< seeded uniform random permutation
   metis,      ///< flat METIS k-way, contiguous ids per part (DGL reorder_graph, the paper's code)
   metis_hier, ///< hierarchical METIS aligned to the TT row factors (hierarchical_partition.hpp)
-  rcm         ///< reverse Cuthill-McKee (Boost.Graph), a bandwidth-reducing order
+  rcm         ///< reverse Cuthill-McKee (boost_reverse_cuthill_mckee), a bandwidth-reducing order
 };
 
 /// "original", "random", "metis", "metis-hier", "rcm".
@@ -88,12 +88,6 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
 /// with splitmix64, the same on every platform).
 Kokkos::View<std::int64_t *, Kokkos::HostSpace> random_new_to_old(std::int64_t n,
                                                                   std::uint64_t seed);
-
-/// \brief Reverse Cuthill-McKee order (Boost.Graph, each component from a pseudo-peripheral
-/// node) as a new -> old array.
-template <class Ordinal>
-Kokkos::View<std::int64_t *, Kokkos::HostSpace>
-rcm_new_to_old(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph);
 
 } // namespace ttgnn
 

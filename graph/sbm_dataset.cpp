@@ -21,12 +21,11 @@ Dataset<std::int32_t> make_sbm_dataset(ExecutionSpace const &space, SbmConfig co
   Kokkos::View<std::int32_t *, Kokkos::HostSpace> dst(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::sbm_dataset::dst"), m);
   auto keys = edges.keys;
-  Kokkos::parallel_for(
-      "ttgnn::sbm_dataset::unpack", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
-      [=](std::int64_t e) {
-        src(e) = SbmGenerator::Edges::source(keys(e));
-        dst(e) = SbmGenerator::Edges::target(keys(e));
-      });
+  Kokkos::parallel_for("ttgnn::sbm_dataset::unpack",
+                       Kokkos::RangePolicy<ExecutionSpace>(space, 0, m), [=](std::int64_t e) {
+                         src(e) = SbmGenerator::Edges::source(keys(e));
+                         dst(e) = SbmGenerator::Edges::target(keys(e));
+                       });
   space.fence();
   Dataset<std::int32_t> data;
   char name[96];

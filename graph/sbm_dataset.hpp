@@ -20,8 +20,9 @@ namespace ttgnn {
 /// (train/valid/test, named "random").
 /// \param record when not null, receives the generator's record (achieved homophily, ...)
 template <class ExecutionSpace>
-Dataset<std::int32_t> make_sbm_dataset(ExecutionSpace const &space, SbmConfig const &config,
-                                       std::vector<std::pair<std::string, std::string>> *record = nullptr);
+Dataset<std::int32_t>
+make_sbm_dataset(ExecutionSpace const &space, SbmConfig const &config,
+                 std::vector<std::pair<std::string, std::string>> *record = nullptr);
 
 } // namespace ttgnn
 

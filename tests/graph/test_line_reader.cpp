@@ -1,6 +1,7 @@
 // LineReader: plain and gzip, errors with file and line, and the block interface.
 #include "core/error.hpp"
 #include "graph/line_reader.hpp"
+#include "graph_test_files.hpp"
 #include "test_harness.hpp"
 
 #include <zlib.h>
@@ -17,8 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path scratch(std::string const &name) {
-  fs::path dir = fs::temp_directory_path() / ("ttgnn_test_line_reader_" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  static const fs::path dir = ttgnn::test::scratch_dir("line_reader"); // removed at exit
   return dir / name;
 }
 

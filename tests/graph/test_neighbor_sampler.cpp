@@ -99,7 +99,7 @@ void check_batch(HostGraph const &g, ttgnn::SampledBatch const &b,
         const std::int32_t *e0 = g.entries.data() + g.row_map(v + 1);
         REQUIRE(std::binary_search(b0, e0, static_cast<std::int32_t>(u))); // a real neighbour
         CHECK(seen.insert(u).second);                                      // no repeats
-        CHECK(u > prev); // CSR order
+        CHECK(u > prev);                                                   // CSR order
         prev = u;
       }
     }
@@ -128,8 +128,7 @@ bool same_batch(ttgnn::SampledBatch const &a, ttgnn::SampledBatch const &b) {
   return true;
 }
 
-template <class ExecutionSpace>
-void check_blocks() {
+template <class ExecutionSpace> void check_blocks() {
   ExecutionSpace space;
   const HostGraph g = random_graph(400, 12, 7);
   const std::vector<std::int64_t> fanouts{3, 2, 5};
@@ -155,8 +154,7 @@ TTGNN_TEST_SPACES("sampled blocks hold real neighbours, min(deg, fanout) each, n
   check_blocks<ExecutionSpace>();
 }
 
-template <class ExecutionSpace>
-void check_determinism() {
+template <class ExecutionSpace> void check_determinism() {
   const HostGraph g = random_graph(300, 16, 3);
   const std::vector<std::int64_t> fanouts{4, 3, 6};
   auto seeds = ids({1, 2, 3, 50, 60, 0, 299, 123});
@@ -191,8 +189,7 @@ double chi2_quantile(double k, double z) {
   return k * std::pow(1.0 - a + z * std::sqrt(a), 3.0);
 }
 
-template <class ExecutionSpace>
-void check_uniform() {
+template <class ExecutionSpace> void check_uniform() {
   // Stars: centre c with D leaves. Sampling k of D: each leaf with probability k/D, each pair
   // of leaves with probability k(k-1)/(D(D-1)) (uniform k-subsets). Many stars are sampled in
   // one batch (each centre has its own stream) over a few batches and epochs.
@@ -234,7 +231,8 @@ void check_uniform() {
   for (int j = 1; j <= D; ++j)
     x1 += (single[j] - e1) * (single[j] - e1) / e1;
   CHECK(single[0] == 0);
-  MESSAGE("leaves: chi2 = " << x1 << " (" << D - 1 << " dof, bound " << chi2_quantile(D - 1, 3.09) << ")");
+  MESSAGE("leaves: chi2 = " << x1 << " (" << D - 1 << " dof, bound " << chi2_quantile(D - 1, 3.09)
+                            << ")");
   CHECK(x1 < chi2_quantile(D - 1, 3.09));
   const double num_pairs = D * (D - 1) / 2.0;
   const double e2 = double(trials) * (k * (k - 1) / 2.0) / num_pairs;
@@ -262,8 +260,7 @@ TTGNN_TEST_SPACES("neighbours and neighbour pairs are sampled uniformly (chi-squ
   check_uniform<ExecutionSpace>();
 }
 
-template <class ExecutionSpace>
-void check_errors() {
+template <class ExecutionSpace> void check_errors() {
   const HostGraph g = random_graph(50, 6, 1);
   ttgnn::NeighborSampler<std::int32_t> sampler(g, {2, 2}, 0);
   CHECK_THROWS_AS(sampler.sample(ExecutionSpace(), ids({1, 50}), 0, 0), ttgnn::InputError);
