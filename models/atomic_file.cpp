@@ -15,8 +15,8 @@ AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
   temp_ = path_ + ".tmp-XXXXXX";
   const int fd = mkstemp(temp_.data());
   if (fd < 0)
-    throw InputError(path_ + ": cannot create a temporary file next to it: " +
-                     std::strerror(errno));
+    throw InputError(path_ +
+                     ": cannot create a temporary file next to it: " + std::strerror(errno));
   file_ = fdopen(fd, "wb");
   if (!file_) {
     const std::string why = std::strerror(errno);

@@ -111,9 +111,8 @@ public:
             inv_std(j) = Scalar(1) / compat::sqrt(rvar(j) + eps);
           });
       Kokkos::parallel_for(
-          "ttgnn::batch_norm::eval_center", Range(space, 0, n * c), KOKKOS_LAMBDA(std::int64_t k) {
-            xhat(k / c, k % c) = x(k / c, k % c) - mean(k % c);
-          });
+          "ttgnn::batch_norm::eval_center", Range(space, 0, n * c),
+          KOKKOS_LAMBDA(std::int64_t k) { xhat(k / c, k % c) = x(k / c, k % c) - mean(k % c); });
     }
     const bool affine = gamma_.extent(0) > 0;
     auto gamma = gamma_, beta = beta_;
@@ -156,9 +155,8 @@ public:
           const std::int64_t i = k / c, j = k % c;
           const Scalar s = (affine ? gamma(j) : Scalar(1)) * inv_std(j);
           const Scalar g = grad_y(i, j);
-          grad_x(i, j) = batch_stats
-                             ? s * (g - (sum_g(j) + xhat(i, j) * sum_gx(j)) / Scalar(n))
-                             : s * g;
+          grad_x(i, j) =
+              batch_stats ? s * (g - (sum_g(j) + xhat(i, j) * sum_gx(j)) / Scalar(n)) : s * g;
         });
   }
 

@@ -20,28 +20,28 @@ namespace ttgnn {
 /// (i, j) is 1 / (sampled neighbours of i); a row without neighbours aggregates to zero.
 /// Rows are destination nodes, columns source nodes; the transpose (for backward) is built.
 template <class Scalar, class ExecutionSpace>
-GraphOperator<Scalar, ExecutionSpace, std::int32_t>
-block_mean_operator(ExecutionSpace const &space, SampledBlock const &block) {
+GraphOperator<Scalar, ExecutionSpace, std::int32_t> block_mean_operator(ExecutionSpace const &space,
+                                                                        SampledBlock const &block) {
   using memory_space = typename ExecutionSpace::memory_space;
   const std::int64_t m = block.num_dst, nnz = block.num_edges();
   Kokkos::View<Scalar *, Kokkos::HostSpace> values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::block_operator::values"),
       static_cast<std::size_t>(nnz));
   auto row_map = block.row_map;
-  Kokkos::parallel_for(
-      "ttgnn::block_operator::mean_values",
-      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, m), [=](std::int64_t i) {
-        const std::int64_t b = row_map(i), e = row_map(i + 1);
-        for (std::int64_t k = b; k < e; ++k)
-          values(k) = Scalar(1) / static_cast<Scalar>(e - b);
-      });
+  Kokkos::parallel_for("ttgnn::block_operator::mean_values",
+                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, m),
+                       [=](std::int64_t i) {
+                         const std::int64_t b = row_map(i), e = row_map(i + 1);
+                         for (std::int64_t k = b; k < e; ++k)
+                           values(k) = Scalar(1) / static_cast<Scalar>(e - b);
+                       });
   Kokkos::fence();
   auto d_row_map = Kokkos::create_mirror_view_and_copy(memory_space(), block.row_map,
                                                        "ttgnn::block_operator::row_map");
   auto d_entries = Kokkos::create_mirror_view_and_copy(memory_space(), block.entries,
                                                        "ttgnn::block_operator::entries");
-  auto d_values = Kokkos::create_mirror_view_and_copy(memory_space(), values,
-                                                      "ttgnn::block_operator::values");
+  auto d_values =
+      Kokkos::create_mirror_view_and_copy(memory_space(), values, "ttgnn::block_operator::values");
   return make_graph_operator<Scalar, ExecutionSpace, std::int32_t>(space, block.num_src, d_row_map,
                                                                    d_entries, d_values, false);
 }
@@ -49,8 +49,7 @@ block_mean_operator(ExecutionSpace const &space, SampledBlock const &block) {
 /// \brief The whole graph as an unweighted aggregation operator on the execution space, with
 /// 1 / degree per row, for layer-wise inference: rows [a, b) of the neighbour mean of X are
 /// inv_degree[a:b] * (sum over the rows' neighbours of X), computed by sum_rows.
-template <class ExecutionSpace, class Ordinal = std::int32_t>
-struct FullGraphMean {
+template <class ExecutionSpace, class Ordinal = std::int32_t> struct FullGraphMean {
   using memory_space = typename ExecutionSpace::memory_space;
   std::int64_t num_nodes = 0;
   Kokkos::View<std::int64_t *, memory_space> row_map;
@@ -72,8 +71,8 @@ struct FullGraphMean {
     auto rm = op.row_map;
     auto inv = op.inv_degree;
     Kokkos::parallel_for(
-        "ttgnn::full_graph_mean::inv_degree", Kokkos::RangePolicy<ExecutionSpace>(space, 0, op.num_nodes),
-        KOKKOS_LAMBDA(std::int64_t i) {
+        "ttgnn::full_graph_mean::inv_degree",
+        Kokkos::RangePolicy<ExecutionSpace>(space, 0, op.num_nodes), KOKKOS_LAMBDA(std::int64_t i) {
           const std::int64_t d = rm(i + 1) - rm(i);
           inv(i) = d > 0 ? 1.0f / static_cast<float>(d) : 0.0f;
         });
@@ -84,7 +83,8 @@ struct FullGraphMean {
   /// num_nodes rows (all nodes), y is the chunk (LayoutRight, overwritten).
   template <class Scalar>
   void mean_rows(ExecutionSpace const &space, std::int64_t first,
-                 Matrix<Scalar, ExecutionSpace> const &x, Matrix<Scalar, ExecutionSpace> const &y) const {
+                 Matrix<Scalar, ExecutionSpace> const &x,
+                 Matrix<Scalar, ExecutionSpace> const &y) const {
     const std::int64_t rows = static_cast<std::int64_t>(y.extent(0));
     auto rm = Kokkos::subview(row_map, std::make_pair(first, first + rows + 1));
     Kokkos::View<Scalar *, memory_space> no_values;

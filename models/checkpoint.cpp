@@ -42,8 +42,7 @@ char const *type_name(Checkpoint::Type t) {
   return "?";
 }
 
-template <class T>
-void append_pod(std::string &out, T value) {
+template <class T> void append_pod(std::string &out, T value) {
   out.append(reinterpret_cast<char const *>(&value), sizeof(T));
 }
 
@@ -57,8 +56,7 @@ struct Cursor {
       throw InputError(where + ": truncated checkpoint (reading " + what + " at byte " +
                        std::to_string(pos) + " of " + std::to_string(bytes.size()) + ")");
   }
-  template <class T>
-  T pod(char const *what) {
+  template <class T> T pod(char const *what) {
     need(sizeof(T), what);
     T v;
     std::memcpy(&v, bytes.data() + pos, sizeof(T));
@@ -75,8 +73,7 @@ std::vector<T> unpack(std::vector<unsigned char> const &data, std::uint64_t coun
   return v;
 }
 
-template <class T>
-std::vector<unsigned char> pack(std::vector<T> const &v) {
+template <class T> std::vector<unsigned char> pack(std::vector<T> const &v) {
   std::vector<unsigned char> out(v.size() * sizeof(T));
   if (!v.empty())
     std::memcpy(out.data(), v.data(), out.size());
@@ -103,7 +100,8 @@ void Checkpoint::put(std::string const &name, std::vector<std::int64_t> const &v
   insert(name, Record{Type::i64, values.size(), pack(values)});
 }
 void Checkpoint::put_string(std::string const &name, std::string const &value) {
-  insert(name, Record{Type::bytes, value.size(), std::vector<unsigned char>(value.begin(), value.end())});
+  insert(name,
+         Record{Type::bytes, value.size(), std::vector<unsigned char>(value.begin(), value.end())});
 }
 
 Checkpoint::Record const &Checkpoint::record(std::string const &name, Type type) const {
@@ -116,6 +114,16 @@ Checkpoint::Record const &Checkpoint::record(std::string const &name, Type type)
   return it->second;
 }
 
+std::uint64_t Checkpoint::count(std::string const &name) const {
+  auto it = index_.find(name);
+  if (it == index_.end())
+    throw InputError(where_ + ": no record '" + name + "'");
+  return it->second.count;
+}
+std::vector<float> Checkpoint::get_f32(std::string const &name) const {
+  auto const &r = record(name, Type::f32);
+  return unpack<float>(r.data, r.count);
+}
 std::vector<double> Checkpoint::get_f64(std::string const &name) const {
   auto const &r = record(name, Type::f64);
   return unpack<double>(r.data, r.count);

@@ -45,8 +45,7 @@ public:
 
   /// \brief Copies a rank-1 View of float or double (any memory space) into a record of its
   /// own element type (bitwise).
-  template <class View>
-  void put_view(std::string const &name, View const &v) {
+  template <class View> void put_view(std::string const &name, View const &v) {
     using T = typename View::non_const_value_type;
     static_assert(std::is_same<T, float>::value || std::is_same<T, double>::value,
                   "Checkpoint::put_view: float or double Views");
@@ -62,8 +61,7 @@ public:
 
   /// \brief Copies a record into an existing rank-1 View (same element type and extent, else
   /// InputError naming the record).
-  template <class View>
-  void get_view(std::string const &name, View const &v) const {
+  template <class View> void get_view(std::string const &name, View const &v) const {
     using T = typename View::non_const_value_type;
     Record const &r = record(name, std::is_same<T, float>::value ? Type::f32 : Type::f64);
     if (r.count != static_cast<std::uint64_t>(v.extent(0)))
@@ -75,11 +73,14 @@ public:
     Kokkos::deep_copy(v, h);
   }
 
+  std::vector<float> get_f32(std::string const &name) const;
   std::vector<double> get_f64(std::string const &name) const;
   std::vector<std::uint64_t> get_u64(std::string const &name) const;
   std::vector<std::int64_t> get_i64(std::string const &name) const;
   std::string get_string(std::string const &name) const;
   bool has(std::string const &name) const { return index_.count(name) > 0; }
+  /// Number of values of a record (InputError when absent).
+  std::uint64_t count(std::string const &name) const;
   /// Record names in insertion order.
   std::vector<std::string> names() const { return order_; }
 

@@ -20,8 +20,7 @@
 namespace ttgnn {
 
 /// \brief Seeded dropout; the mask of the last training forward is stored for backward.
-template <class Scalar, class ExecutionSpace>
-class Dropout : public Layer<Scalar, ExecutionSpace> {
+template <class Scalar, class ExecutionSpace> class Dropout : public Layer<Scalar, ExecutionSpace> {
 public:
   using typename Layer<Scalar, ExecutionSpace>::matrix_type;
   using memory_space = typename ExecutionSpace::memory_space;

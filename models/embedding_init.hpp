@@ -65,11 +65,10 @@ struct EmbeddingInitInfo {
 
 /// \brief TT cores (layout of core/tt_init.hpp) for \p shape, node v at row old_to_row(v).
 template <class Ordinal>
-TtHostCores initial_tt_cores(TtShape const &shape,
-                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                             Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
-                             EmbeddingInitOptions const &options,
-                             EmbeddingInitInfo *info = nullptr);
+TtHostCores
+initial_tt_cores(TtShape const &shape, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                 Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
+                 EmbeddingInitOptions const &options, EmbeddingInitInfo *info = nullptr);
 
 /// \brief A full num_rows x dim table (row-major), node v at row old_to_row(v).
 template <class Ordinal>

@@ -47,8 +47,7 @@ struct EvalResult {
 };
 
 /// \brief Full-batch trainer (see the file comment).
-template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
-class FullBatchTrainer {
+template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t> class FullBatchTrainer {
 public:
   using memory_space = typename ExecutionSpace::memory_space;
   using model_type = GnnModel<Scalar, ExecutionSpace, Ordinal>;
@@ -86,8 +85,8 @@ public:
       emb.lr = embedding_lr();
       emb.weight_decay = options_.embedding_weight_decay >= 0 ? options_.embedding_weight_decay
                                                               : options_.weight_decay;
-      emb_opt_ = std::make_unique<optimizer_type>(space, input.parameters(), input.gradients(),
-                                                  emb, options_.optimizer);
+      emb_opt_ = std::make_unique<optimizer_type>(space, input.parameters(), input.gradients(), emb,
+                                                  options_.optimizer);
     }
   }
 
@@ -103,7 +102,7 @@ public:
     int start = 0;
     if (options_.resume && !options_.checkpoint_path.empty() &&
         file_exists(options_.checkpoint_path)) {
-      start = load_checkpoint(options_.checkpoint_path, result);
+      start = load_checkpoint(options_.checkpoint_path);
       result.checkpoint_epoch = start;
     }
     result.first_epoch = start + 1;
@@ -133,7 +132,13 @@ public:
         break;
       }
       space_.fence();
-      EpochRecord rec{epoch, loss, ev.train_acc, ev.valid_acc, ev.test_acc, ev.valid_loss, lr,
+      EpochRecord rec{epoch,
+                      loss,
+                      ev.train_acc,
+                      ev.valid_acc,
+                      ev.test_acc,
+                      ev.valid_loss,
+                      lr,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
       history_.push_back(rec);
       select(rec);
@@ -229,10 +234,10 @@ public:
     if (emb_opt_)
       emb_opt_->save(ck, "opt.emb");
     ck.put("schedule", schedule_.state());
-    ck.put("select", std::vector<double>{have_best_ ? 1.0 : 0.0, double(best_epoch_),
-                                         best_.train_acc, best_.valid_acc, best_.test_acc,
-                                         best_.valid_loss, double(bad_epochs_),
-                                         stopped_ ? 1.0 : 0.0});
+    ck.put("select",
+           std::vector<double>{have_best_ ? 1.0 : 0.0, double(best_epoch_), best_.train_acc,
+                               best_.valid_acc, best_.test_acc, best_.valid_loss,
+                               double(bad_epochs_), stopped_ ? 1.0 : 0.0});
     if (have_best_) {
       save_views(ck, "best.model.param", best_model_);
       save_views(ck, "best.model.buffer", best_buffers_);
@@ -249,14 +254,16 @@ public:
 
   /// \brief Restores the state saved by save_checkpoint; returns its epoch. InputError when
   /// the file is damaged, ConfigError when it belongs to another model or data.
-  int load_checkpoint(std::string const &path, TrainResult &result) {
+  int load_checkpoint(std::string const &path) {
     const Checkpoint ck = Checkpoint::load(path);
     if (!ck.has("format") || ck.get_string("format") != "ttgnn-full-batch-trainer")
       throw InputError(path + ": not a checkpoint of the full-batch trainer");
     const std::string theirs = ck.get_string("fingerprint"), ours = fingerprint();
     if (theirs != ours)
-      throw ConfigError(path + ": the checkpoint was written for another model or data set\n"
-                               "  checkpoint: " + theirs + "\n  this run:   " + ours);
+      throw ConfigError(path +
+                        ": the checkpoint was written for another model or data set\n"
+                        "  checkpoint: " +
+                        theirs + "\n  this run:   " + ours);
     load_views(ck, "model.param", model_.parameters());
     load_views(ck, "model.buffer", model_.buffers());
     load_views(ck, "input.param", input_.parameters());
@@ -283,9 +290,9 @@ public:
     }
     const auto hist = ck.get_f64("history");
     history_.clear();
-    for (std::size_t i = 0; i + EpochRecord::num_fields <= hist.size(); i += EpochRecord::num_fields)
+    for (std::size_t i = 0; i + EpochRecord::num_fields <= hist.size();
+         i += EpochRecord::num_fields)
       history_.push_back(EpochRecord::from(hist.data() + i));
-    (void)result;
     return static_cast<int>(ck.get_i64("epoch").at(0));
   }
 
@@ -299,14 +306,14 @@ public:
   /// What must match between a checkpoint and the run resuming it.
   std::string fingerprint() const {
     auto const &c = model_.config();
-    return to_string(c.kind) + " layers=" + std::to_string(c.num_layers) + " widths=" +
-           std::to_string(c.in_features) + "/" + std::to_string(c.hidden) + "/" +
+    return to_string(c.kind) + " layers=" + std::to_string(c.num_layers) +
+           " widths=" + std::to_string(c.in_features) + "/" + std::to_string(c.hidden) + "/" +
            std::to_string(c.out_features) + " residual=" + std::to_string(c.residual) +
            " bn=" + std::to_string(c.batch_norm) + " input=" + to_string(input_.kind()) +
            " params=" + extents_string(model_.parameters()) +
-           " emb=" + extents_string(input_.parameters()) + " optimizer=" +
-           to_string(options_.optimizer) + " nodes=" + std::to_string(a_.num_rows) + "/" +
-           std::to_string(train_.extent(0)) + "/" + std::to_string(valid_.extent(0)) + "/" +
+           " emb=" + extents_string(input_.parameters()) +
+           " optimizer=" + to_string(options_.optimizer) + " nodes=" + std::to_string(a_.num_rows) +
+           "/" + std::to_string(train_.extent(0)) + "/" + std::to_string(valid_.extent(0)) + "/" +
            std::to_string(test_.extent(0)) +
            (options_.fingerprint.empty() ? "" : " | " + options_.fingerprint);
   }
@@ -344,17 +351,16 @@ private:
     const bool saved = !options_.checkpoint_path.empty() && result.checkpoint_epoch > 0;
     result.message =
         "epoch " + std::to_string(epoch) + ": " + what + "; training stopped" +
-        (saved ? ", the checkpoint " + options_.checkpoint_path + " keeps epoch " +
-                     std::to_string(result.checkpoint_epoch)
-               : std::string(options_.checkpoint_path.empty() ? "" : ", no checkpoint was written")) +
+        (saved
+             ? ", the checkpoint " + options_.checkpoint_path + " keeps epoch " +
+                   std::to_string(result.checkpoint_epoch)
+             : std::string(options_.checkpoint_path.empty() ? "" : ", no checkpoint was written")) +
         (have_best_ ? "; the reported model is the one of epoch " + std::to_string(best_epoch_)
                     : "");
     stopped_ = true;
   }
 
-  static std::string describe(double v) {
-    return std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf";
-  }
+  static std::string describe(double v) { return std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf"; }
   static bool file_exists(std::string const &path) {
     std::FILE *f = std::fopen(path.c_str(), "rb");
     if (f)

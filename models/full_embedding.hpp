@@ -32,8 +32,7 @@ struct FullEmbeddingOptions {
 namespace detail {
 
 /// out(b, :) = table(ids(b), :), one team per row.
-template <class Scalar, class ExecutionSpace>
-struct FullGather {
+template <class Scalar, class ExecutionSpace> struct FullGather {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space> table;
@@ -49,8 +48,7 @@ struct FullGather {
 
 /// One team per group of equal ids: dst(target(g), :) += sum of src(order(i), :) over the
 /// group's items, in item order (target = the group's key, or the group index itself).
-template <class Scalar, class ExecutionSpace>
-struct FullGroupSum {
+template <class Scalar, class ExecutionSpace> struct FullGroupSum {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space> src;
@@ -73,8 +71,7 @@ struct FullGroupSum {
 } // namespace detail
 
 /// \brief Full N x d embedding table (the baseline of the TT embedding).
-template <class Scalar, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
-class FullEmbedding {
+template <class Scalar, class ExecutionSpace = Kokkos::DefaultExecutionSpace> class FullEmbedding {
 public:
   using memory_space = typename ExecutionSpace::memory_space;
   using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
@@ -99,8 +96,7 @@ public:
 
   /// \brief Accumulates dL/dtable from grad_rows = dL/d(rows of forward(ids)): into the dense
   /// gradient, or into the row-sparse one (ids merged with the rows already there).
-  void backward(ExecutionSpace const &space, ids_type const &ids,
-                const_rows_type const &grad_rows);
+  void backward(ExecutionSpace const &space, ids_type const &ids, const_rows_type const &grad_rows);
 
   /// \brief Clears the gradient (dense: zero; sparse: no rows).
   void zero_grad(ExecutionSpace const &space);
@@ -114,9 +110,7 @@ public:
   rows_type const &dense_gradient() const { return dense_grad_; }
 
   /// \brief The table as one flat View (aliasing it), for optimizers.
-  std::vector<flat_view> parameters() const {
-    return {flat_view(table_.data(), table_.size())};
-  }
+  std::vector<flat_view> parameters() const { return {flat_view(table_.data(), table_.size())}; }
   /// \brief The dense gradient as one flat View (ConfigError with a sparse gradient: step it
   /// with SparseAdam over sparse_ids() / sparse_rows()).
   std::vector<flat_view> gradients() const;

@@ -82,11 +82,10 @@ void FullEmbedding<Scalar, ExecutionSpace>::backward(ExecutionSpace const &space
                grouping_);
   const auto groups = grouping_.num_groups;
   sparse_ids_ = index_view(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::full_embedding::sparse_ids"),
-      groups);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::full_embedding::sparse_ids"), groups);
   sparse_rows_ = rows_type(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::full_embedding::sparse_rows"),
-      groups, d);
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::full_embedding::sparse_rows"), groups,
+      d);
   Kokkos::deep_copy(space, sparse_ids_,
                     Kokkos::subview(grouping_.keys, Kokkos::make_pair(std::int64_t(0), groups)));
   detail::FullGroupSum<Scalar, ExecutionSpace> f{

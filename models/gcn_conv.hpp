@@ -48,7 +48,9 @@ public:
 
   std::int64_t in_features() const { return in_; }
   std::int64_t out_features() const { return out_; }
-  matrix_type weight() const { return detail::as_matrix<Scalar, ExecutionSpace>(weight_, in_, out_); }
+  matrix_type weight() const {
+    return detail::as_matrix<Scalar, ExecutionSpace>(weight_, in_, out_);
+  }
   matrix_type weight_grad() const {
     return detail::as_matrix<Scalar, ExecutionSpace>(weight_grad_, in_, out_);
   }

@@ -119,8 +119,7 @@ gcn_norm(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const
   CsrGraph<Ordinal, Kokkos::HostSpace> with_loops{row_map, entries};
   const bool symmetric = detail::structurally_symmetric(with_loops);
   auto op = detail::upload_operator<Scalar, ExecutionSpace, Ordinal>(space, n, row_map, entries,
-                                                                     values, symmetric,
-                                                                     "gcn_norm");
+                                                                     values, symmetric, "gcn_norm");
   if (!symmetric) {
     auto t = transpose_csr(space, n, op.row_map, op.entries, op.values);
     op.t_row_map = t.row_map;
@@ -155,9 +154,8 @@ mean_aggregation(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::mean_aggregation::t_values"), nnz);
     for (std::int64_t k = 0; k < nnz; ++k)
       t_values(k) = static_cast<Scalar>(1.0 / degree(graph.entries(k)));
-    op.t_values = Kokkos::create_mirror_view_and_copy(typename ExecutionSpace::memory_space(),
-                                                      t_values,
-                                                      "ttgnn::mean_aggregation::t_values");
+    op.t_values = Kokkos::create_mirror_view_and_copy(
+        typename ExecutionSpace::memory_space(), t_values, "ttgnn::mean_aggregation::t_values");
   } else {
     auto t = transpose_csr(space, n, op.row_map, op.entries, op.values);
     op.t_row_map = t.row_map;

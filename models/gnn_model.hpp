@@ -38,7 +38,9 @@ namespace ttgnn {
 /// Graph layer type of a GnnModel.
 enum class GnnKind { gcn, sage };
 
-inline std::string to_string(GnnKind k) { return k == GnnKind::gcn ? "gcn" : "sage"; }
+inline std::string to_string(GnnKind k) {
+  return k == GnnKind::gcn ? "gcn" : "sage";
+}
 /// "gcn" or "sage"; ConfigError otherwise.
 inline GnnKind parse_gnn_kind(std::string const &name) {
   if (name == "gcn")
@@ -62,9 +64,40 @@ struct GnnConfig {
   std::uint64_t seed = 0;        ///< weights and dropout masks
 };
 
+namespace detail {
+
+/// out = z + the first z.extent(0) rows of h (residual of GnnModel; a free function because
+/// CUDA forbids extended lambdas in private members).
+template <class ExecutionSpace, class MatrixView>
+void add_top_rows(ExecutionSpace const &space, MatrixView const &z, MatrixView const &h,
+                  MatrixView const &out) {
+  const std::int64_t c = static_cast<std::int64_t>(z.extent(1));
+  Kokkos::parallel_for(
+      "ttgnn::gnn_model::residual",
+      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(z.extent(0))),
+      KOKKOS_LAMBDA(std::int64_t i) {
+        for (std::int64_t j = 0; j < c; ++j)
+          out(i, j) = z(i, j) + h(i, j);
+      });
+}
+
+/// The first g.extent(0) rows of g_in += g (gradient of the residual).
+template <class ExecutionSpace, class MatrixView>
+void accumulate_top_rows(ExecutionSpace const &space, MatrixView const &g, MatrixView const &g_in) {
+  const std::int64_t c = static_cast<std::int64_t>(g.extent(1));
+  Kokkos::parallel_for(
+      "ttgnn::gnn_model::residual_grad",
+      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(g.extent(0))),
+      KOKKOS_LAMBDA(std::int64_t i) {
+        for (std::int64_t j = 0; j < c; ++j)
+          g_in(i, j) += g(i, j);
+      });
+}
+
+} // namespace detail
+
 /// \brief GCN / GraphSAGE stack with flat parameter and gradient lists.
-template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
-class GnnModel {
+template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t> class GnnModel {
 public:
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
   using vector_type = Kokkos::View<Scalar *, typename ExecutionSpace::memory_space>;
@@ -73,11 +106,10 @@ public:
   explicit GnnModel(GnnConfig const &config) : config_(config) {
     if (config.num_layers < 1 || config.in_features < 1 || config.out_features < 1 ||
         (config.num_layers > 1 && config.hidden < 1))
-      throw ConfigError("GnnModel: need layers >= 1 and positive in/hidden/out widths, got " +
-                        std::to_string(config.num_layers) + " layers, " +
-                        std::to_string(config.in_features) + " -> " +
-                        std::to_string(config.hidden) + " -> " +
-                        std::to_string(config.out_features));
+      throw ConfigError(
+          "GnnModel: need layers >= 1 and positive in/hidden/out widths, got " +
+          std::to_string(config.num_layers) + " layers, " + std::to_string(config.in_features) +
+          " -> " + std::to_string(config.hidden) + " -> " + std::to_string(config.out_features));
     const int L = config.num_layers;
     for (int l = 0; l < L; ++l) {
       const std::int64_t in = width(l), out = width(l + 1);
@@ -108,8 +140,9 @@ public:
   int num_layers() const { return config_.num_layers; }
   /// Width of h_l (l = 0: input, l = L: classes).
   std::int64_t width(int l) const {
-    return l == 0 ? config_.in_features
-                  : l == config_.num_layers ? config_.out_features : config_.hidden;
+    return l == 0                    ? config_.in_features
+           : l == config_.num_layers ? config_.out_features
+                                     : config_.hidden;
   }
   /// Whether hidden layer l adds its input (residual on and equal widths).
   bool residual_at(int l) const {
@@ -118,10 +151,16 @@ public:
 
   /// \brief Trainable parameters: per layer the graph layer's (weights, bias), then its
   /// BatchNorm's (gamma, beta).
-  std::vector<vector_type> parameters() const { return collect(&Layer<Scalar, ExecutionSpace>::parameters); }
-  std::vector<vector_type> gradients() const { return collect(&Layer<Scalar, ExecutionSpace>::gradients); }
+  std::vector<vector_type> parameters() const {
+    return collect(&Layer<Scalar, ExecutionSpace>::parameters);
+  }
+  std::vector<vector_type> gradients() const {
+    return collect(&Layer<Scalar, ExecutionSpace>::gradients);
+  }
   /// Non-trainable state (BatchNorm running statistics).
-  std::vector<vector_type> buffers() const { return collect(&Layer<Scalar, ExecutionSpace>::buffers); }
+  std::vector<vector_type> buffers() const {
+    return collect(&Layer<Scalar, ExecutionSpace>::buffers);
+  }
   std::int64_t num_parameters() const {
     std::int64_t n = 0;
     for (auto const &p : parameters())
@@ -151,8 +190,8 @@ public:
   }
   void set_rng_state(std::vector<std::uint64_t> const &s) {
     if (s.size() != dropout_.size())
-      throw ConfigError("GnnModel::set_rng_state: " + std::to_string(s.size()) +
-                        " counters for " + std::to_string(dropout_.size()) + " dropout layers");
+      throw ConfigError("GnnModel::set_rng_state: " + std::to_string(s.size()) + " counters for " +
+                        std::to_string(dropout_.size()) + " dropout layers");
     for (std::size_t i = 0; i < s.size(); ++i)
       dropout_[i].set_step(s[i]);
   }
@@ -200,7 +239,7 @@ public:
       relu_[l].forward(space, z_[l], z_[l]);
       if (residual_at(l)) {
         detail::ensure_extents(res_buf(l), "ttgnn::gnn_model::residual", n_out, width(l + 1));
-        add_top_rows(space, z_[l], h_[l], res_buf(l));
+        detail::add_top_rows(space, z_[l], h_[l], res_buf(l));
         h_[l + 1] = res_buf(l);
       } else {
         h_[l + 1] = z_[l];
@@ -253,7 +292,7 @@ public:
         if (dropped_[l])
           dropout_[l].backward(space, gin, gin);
         if (residual_at(l))
-          accumulate_top_rows(space, g, gin);
+          detail::accumulate_top_rows(space, g, gin);
       }
       g = gin;
     }
@@ -267,8 +306,7 @@ private:
     return res_[l];
   }
 
-  template <class Getter>
-  std::vector<vector_type> collect(Getter get) const {
+  template <class Getter> std::vector<vector_type> collect(Getter get) const {
     std::vector<vector_type> out;
     for (int l = 0; l < config_.num_layers; ++l) {
       auto p = config_.kind == GnnKind::gcn ? (gcn_[l].*get)() : (sage_[l].*get)();
@@ -279,25 +317,6 @@ private:
       }
     }
     return out;
-  }
-
-  /// out = z + top rows of h.
-  static void add_top_rows(ExecutionSpace const &space, matrix_type const &z, matrix_type const &h,
-                           matrix_type const &out) {
-    const std::int64_t c = static_cast<std::int64_t>(z.extent(1));
-    Kokkos::parallel_for(
-        "ttgnn::gnn_model::residual",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(z.extent(0)) * c),
-        KOKKOS_LAMBDA(std::int64_t k) { out(k / c, k % c) = z(k / c, k % c) + h(k / c, k % c); });
-  }
-  /// g_in top rows += g.
-  static void accumulate_top_rows(ExecutionSpace const &space, matrix_type const &g,
-                                  matrix_type const &g_in) {
-    const std::int64_t c = static_cast<std::int64_t>(g.extent(1));
-    Kokkos::parallel_for(
-        "ttgnn::gnn_model::residual_grad",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(g.extent(0)) * c),
-        KOKKOS_LAMBDA(std::int64_t k) { g_in(k / c, k % c) += g(k / c, k % c); });
   }
 
   GnnConfig config_;

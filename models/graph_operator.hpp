@@ -25,8 +25,7 @@ namespace ttgnn {
 /// symmetric, sharing row_map/entries when only the structure is).
 /// \tparam Scalar value type, \tparam ExecutionSpace where it is applied,
 /// \tparam Ordinal column index type (std::int32_t up to 2^31 nodes).
-template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
-struct GraphOperator {
+template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t> struct GraphOperator {
   using scalar_type = Scalar;
   using execution_space = ExecutionSpace;
   using memory_space = typename ExecutionSpace::memory_space;
@@ -62,8 +61,7 @@ struct GraphOperator {
   }
 
 private:
-  template <class View>
-  static void check_rows(View const &x, std::int64_t rows, char const *what) {
+  template <class View> static void check_rows(View const &x, std::int64_t rows, char const *what) {
     if (static_cast<std::int64_t>(x.extent(0)) != rows)
       throw ConfigError(std::string("ttgnn::GraphOperator: ") + what + " has " +
                         std::to_string(x.extent(0)) + " rows, expected " + std::to_string(rows));

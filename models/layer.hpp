@@ -30,8 +30,7 @@
 namespace ttgnn {
 
 /// \brief Base of the layers in models/.
-template <class Scalar, class ExecutionSpace>
-class Layer {
+template <class Scalar, class ExecutionSpace> class Layer {
 public:
   using scalar_type = Scalar;
   using execution_space = ExecutionSpace;
@@ -75,15 +74,15 @@ namespace detail {
 /// Row-major rows x cols view over a flat parameter View (no ownership: the flat View keeps
 /// the memory alive).
 template <class Scalar, class ExecutionSpace>
-Matrix<Scalar, ExecutionSpace> as_matrix(Kokkos::View<Scalar *, typename ExecutionSpace::memory_space> const &flat,
-                                         std::int64_t rows, std::int64_t cols) {
+Matrix<Scalar, ExecutionSpace>
+as_matrix(Kokkos::View<Scalar *, typename ExecutionSpace::memory_space> const &flat,
+          std::int64_t rows, std::int64_t cols) {
   return Matrix<Scalar, ExecutionSpace>(flat.data(), rows, cols);
 }
 
 /// Reallocates `m` (without initialising) unless it already has the given extents.
 template <class MatrixView>
-void ensure_extents(MatrixView &m, std::string const &label, std::int64_t rows,
-                    std::int64_t cols) {
+void ensure_extents(MatrixView &m, std::string const &label, std::int64_t rows, std::int64_t cols) {
   if (static_cast<std::int64_t>(m.extent(0)) != rows ||
       static_cast<std::int64_t>(m.extent(1)) != cols || m.data() == nullptr)
     m = MatrixView(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), rows, cols);
@@ -100,8 +99,7 @@ void require_extents(View const &m, std::int64_t rows, std::int64_t cols, std::s
 }
 
 /// True when the gradient View was given (non-empty).
-template <class View>
-bool wanted(View const &grad) {
+template <class View> bool wanted(View const &grad) {
   return grad.data() != nullptr && grad.size() > 0;
 }
 

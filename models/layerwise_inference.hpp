@@ -64,7 +64,8 @@ void sage_inference_activation(ExecutionSpace const &space, Matrix<Scalar, Execu
 /// Throws ConfigError for a GCN model or mismatched shapes.
 template <class Scalar, class ExecutionSpace, class Ordinal>
 Matrix<Scalar, ExecutionSpace>
-sage_layerwise_inference(ExecutionSpace const &space, GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model,
+sage_layerwise_inference(ExecutionSpace const &space,
+                         GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model,
                          FullGraphMean<ExecutionSpace, Ordinal> const &graph,
                          Matrix<Scalar, ExecutionSpace> const &h0, std::int64_t chunk = 65536) {
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
@@ -77,7 +78,8 @@ sage_layerwise_inference(ExecutionSpace const &space, GnnModel<Scalar, Execution
   const std::vector<vector_type> params = model.parameters();
   const std::vector<vector_type> buffers = model.buffers();
   const std::size_t expected = 3 * cfg.num_layers + (cfg.batch_norm ? 2 * (cfg.num_layers - 1) : 0);
-  if (params.size() != expected || buffers.size() != (cfg.batch_norm ? 2 * (cfg.num_layers - 1) : 0u))
+  if (params.size() != expected ||
+      buffers.size() != (cfg.batch_norm ? 2 * (cfg.num_layers - 1) : 0u))
     throw ConfigError("ttgnn::sage_layerwise_inference: unexpected parameter layout of the model");
   chunk = std::max<std::int64_t>(1, chunk);
   auto rows = [](matrix_type const &x, std::int64_t a, std::int64_t b) -> matrix_type {
@@ -106,9 +108,9 @@ sage_layerwise_inference(ExecutionSpace const &space, GnnModel<Scalar, Execution
     const bool aggregate_first = in <= out;
     matrix_type hw, t;
     if (!aggregate_first) {
-      hw = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                          "ttgnn::layerwise_inference::hw"),
-                       n, out);
+      hw = matrix_type(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::hw"), n,
+          out);
       for (std::int64_t a = 0; a < n; a += chunk)
         gemm(space, 'N', 'N', Scalar(1), rows(h, a, std::min(n, a + chunk)), w_neigh, Scalar(0),
              rows(hw, a, std::min(n, a + chunk)));
@@ -126,9 +128,9 @@ sage_layerwise_inference(ExecutionSpace const &space, GnnModel<Scalar, Execution
       gemm(space, 'N', 'N', Scalar(1), rows(h, a, b), w_self, Scalar(1), yc);
       detail::add_bias(space, yc, bias);
       if (hidden)
-        detail::sage_inference_activation(space, yc, gamma, beta, mean, var,
-                                          model.residual_at(l) ? rows(h, a, b) : matrix_type(),
-                                          1e-5 /* BatchNorm1d's default eps, as GnnModel builds it */);
+        detail::sage_inference_activation(
+            space, yc, gamma, beta, mean, var, model.residual_at(l) ? rows(h, a, b) : matrix_type(),
+            1e-5 /* BatchNorm1d's default eps, as GnnModel builds it */);
     }
     h = y;
   }

@@ -32,8 +32,7 @@ void add_bias(ExecutionSpace const &space, Matrix<Scalar, ExecutionSpace> const 
 } // namespace detail
 
 /// \brief y = x W + b.
-template <class Scalar, class ExecutionSpace>
-class Linear : public Layer<Scalar, ExecutionSpace> {
+template <class Scalar, class ExecutionSpace> class Linear : public Layer<Scalar, ExecutionSpace> {
 public:
   using typename Layer<Scalar, ExecutionSpace>::matrix_type;
   using typename Layer<Scalar, ExecutionSpace>::vector_type;
@@ -61,7 +60,9 @@ public:
   std::int64_t in_features() const { return in_; }
   std::int64_t out_features() const { return out_; }
   /// W as an in x out matrix aliasing parameters()[0].
-  matrix_type weight() const { return detail::as_matrix<Scalar, ExecutionSpace>(weight_, in_, out_); }
+  matrix_type weight() const {
+    return detail::as_matrix<Scalar, ExecutionSpace>(weight_, in_, out_);
+  }
   matrix_type weight_grad() const {
     return detail::as_matrix<Scalar, ExecutionSpace>(weight_grad_, in_, out_);
   }

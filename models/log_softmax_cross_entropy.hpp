@@ -17,8 +17,7 @@
 namespace ttgnn {
 
 /// \brief Log-softmax + negative log-likelihood over a subset of rows.
-template <class Scalar, class ExecutionSpace>
-class LogSoftmaxCrossEntropy {
+template <class Scalar, class ExecutionSpace> class LogSoftmaxCrossEntropy {
 public:
   using memory_space = typename ExecutionSpace::memory_space;
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
@@ -50,9 +49,10 @@ public:
         },
         bad);
     if (bad > 0)
-      throw InputError("ttgnn::LogSoftmaxCrossEntropy: " + std::to_string(bad) +
-                       " nodes of the subset are not rows of the logits or have a label outside [0, " +
-                       std::to_string(c) + ")");
+      throw InputError(
+          "ttgnn::LogSoftmaxCrossEntropy: " + std::to_string(bad) +
+          " nodes of the subset are not rows of the logits or have a label outside [0, " +
+          std::to_string(c) + ")");
     logits_ = logits;
     labels_ = labels;
     subset_ = subset;

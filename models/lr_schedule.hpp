@@ -22,11 +22,11 @@ namespace ttgnn {
 
 /// \brief Settings of an LrSchedule.
 struct LrScheduleOptions {
-  int warmup_epochs = 0;        ///< linear warm-up length (0 = none)
-  double plateau_factor = 1.0;  ///< multiply on a plateau, in (0, 1]; 1 = no reduction
-  int plateau_patience = 10;    ///< bad epochs tolerated before a reduction
+  int warmup_epochs = 0;           ///< linear warm-up length (0 = none)
+  double plateau_factor = 1.0;     ///< multiply on a plateau, in (0, 1]; 1 = no reduction
+  int plateau_patience = 10;       ///< bad epochs tolerated before a reduction
   double plateau_threshold = 1e-4; ///< relative improvement that counts
-  double min_scale = 0.0;       ///< the plateau factor never goes below this
+  double min_scale = 0.0;          ///< the plateau factor never goes below this
 };
 
 /// \brief Warm-up + reduce-on-plateau; its state is three numbers (see state()).

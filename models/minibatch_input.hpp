@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ttgnn {
@@ -61,19 +62,18 @@ inline std::string to_string(MinibatchInputKind k) {
 /// \brief Settings of a MinibatchInput.
 struct MinibatchInputOptions {
   MinibatchInputKind kind = MinibatchInputKind::feat;
-  std::int64_t dim = 128;           ///< embedding width (emb, tt, feat+tt)
-  std::int64_t tt_rank = 8;         ///< uniform TT rank
-  std::vector<std::int64_t> tt_n;   ///< row factors (empty: balanced, 3 cores)
-  std::vector<std::int64_t> tt_d;   ///< column factors (empty: balanced)
-  std::string init = "ortho";       ///< gaussian, ortho or spectral (models/embedding_init.hpp)
-  double init_std = 1.0;            ///< root-mean-square entry of the initial table
-  double lr = 0.01;                 ///< learning rate of the embedding's optimizer
+  std::int64_t dim = 128;         ///< embedding width (emb, tt, feat+tt)
+  std::int64_t tt_rank = 8;       ///< uniform TT rank
+  std::vector<std::int64_t> tt_n; ///< row factors (empty: balanced, 3 cores)
+  std::vector<std::int64_t> tt_d; ///< column factors (empty: balanced)
+  std::string init = "ortho";     ///< gaussian, ortho or spectral (models/embedding_init.hpp)
+  double init_std = 1.0;          ///< root-mean-square entry of the initial table
+  double lr = 0.01;               ///< learning rate of the embedding's optimizer
   std::uint64_t seed = 0;
 };
 
 /// \brief Input rows of a GNN (see the file comment). Scalar float or double.
-template <class Scalar, class ExecutionSpace>
-class MinibatchInput {
+template <class Scalar, class ExecutionSpace> class MinibatchInput {
 public:
   using memory_space = typename ExecutionSpace::memory_space;
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
@@ -83,9 +83,9 @@ public:
   /// \param rows optional host row map (node -> embedding row), empty for the identity
   /// \param num_rows embedding rows (>= every row id; 0: the number of nodes)
   MinibatchInput(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
-            MinibatchInputOptions const &o,
-            Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows = {},
-            std::int64_t num_rows = 0)
+                 MinibatchInputOptions const &o,
+                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows = {},
+                 std::int64_t num_rows = 0)
       : options_(o), num_nodes_(data.num_nodes()) {
     if (num_rows <= 0)
       num_rows = num_nodes_;
@@ -94,25 +94,30 @@ public:
       if (!data.has_feature_values())
         throw ConfigError("input '" + to_string(o.kind) + "': the dataset '" + data.name +
                           "' has no node features (use --input emb or tt)");
-      features_ = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                 "ttgnn::minibatch_input::features"),
-                              data.features.extent(0), data.features.extent(1));
-      auto h = Kokkos::create_mirror_view(features_);
-      Kokkos::parallel_for(
-          "ttgnn::minibatch_input::convert_features",
-          Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, data.num_nodes()),
-          [&](std::int64_t i) {
-            for (std::size_t j = 0; j < data.features.extent(1); ++j)
-              h(i, j) = static_cast<Scalar>(data.features(i, j));
-          });
-      Kokkos::deep_copy(space, features_, h);
+      if constexpr (std::is_same<matrix_type, decltype(data.features)>::value) {
+        features_ = data.features; // float rows on the host: use them in place, no copy
+      } else {
+        features_ = matrix_type(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::features"),
+            data.features.extent(0), data.features.extent(1));
+        auto h = Kokkos::create_mirror_view(features_);
+        Kokkos::parallel_for(
+            "ttgnn::minibatch_input::convert_features",
+            Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, data.num_nodes()),
+            [&](std::int64_t i) {
+              for (std::size_t j = 0; j < data.features.extent(1); ++j)
+                h(i, j) = static_cast<Scalar>(data.features(i, j));
+            });
+        Kokkos::deep_copy(space, features_, h);
+      }
       num_features_ = static_cast<std::int64_t>(data.features.extent(1));
     }
     if (rows.extent(0) > 0) {
       if (static_cast<std::int64_t>(rows.extent(0)) != num_nodes_)
         throw ConfigError("node input: the row map has " + std::to_string(rows.extent(0)) +
                           " entries for " + std::to_string(num_nodes_) + " nodes");
-      rows_ = Kokkos::View<std::int64_t *, memory_space>("ttgnn::minibatch_input::rows", rows.extent(0));
+      rows_ = Kokkos::View<std::int64_t *, memory_space>("ttgnn::minibatch_input::rows",
+                                                         rows.extent(0));
       Kokkos::deep_copy(space, rows_, rows);
     }
     // Initial values from models/embedding_init.hpp (node v at its row), like the full-batch
@@ -129,8 +134,8 @@ public:
     if (o.kind == MinibatchInputKind::emb) {
       FullEmbeddingOptions fo;
       fo.gradient = FullGradient::sparse;
-      full_ = std::make_unique<FullEmbedding<Scalar, ExecutionSpace>>(num_rows, o.dim, fo,
-                                                                     "ttgnn::minibatch_input::emb");
+      full_ = std::make_unique<FullEmbedding<Scalar, ExecutionSpace>>(
+          num_rows, o.dim, fo, "ttgnn::minibatch_input::emb");
       {
         const std::vector<double> table =
             initial_full_table(num_rows, o.dim, data.graph, node_rows, init);
@@ -142,14 +147,17 @@ public:
       SparseAdamOptions so;
       so.lr = o.lr;
       so.check_rows = false; // ids come from FullEmbedding's merge: unique and in range
-      sparse_adam_ = std::make_unique<SparseAdam<Scalar, ExecutionSpace>>(space, full_->table(), so);
+      sparse_adam_ =
+          std::make_unique<SparseAdam<Scalar, ExecutionSpace>>(space, full_->table(), so);
     } else if (o.kind != MinibatchInputKind::feat) {
-      TtShape shape = o.tt_n.empty() ? make_tt_shape(num_rows, o.dim, o.tt_rank, 3)
-                                     : make_tt_shape(num_rows, o.dim, o.tt_n,
-                                                     o.tt_d.empty() ? make_tt_shape(num_rows, o.dim, o.tt_rank,
-                                                                                    int(o.tt_n.size())).d
-                                                                    : o.tt_d,
-                                                     o.tt_rank);
+      TtShape shape =
+          o.tt_n.empty()
+              ? make_tt_shape(num_rows, o.dim, o.tt_rank, 3)
+              : make_tt_shape(num_rows, o.dim, o.tt_n,
+                              o.tt_d.empty()
+                                  ? make_tt_shape(num_rows, o.dim, o.tt_rank, int(o.tt_n.size())).d
+                                  : o.tt_d,
+                              o.tt_rank);
       tt_ = std::make_unique<TtEmbedding<Scalar, ExecutionSpace>>(shape);
       tt_->set_cores_from_host(space, initial_tt_cores(shape, data.graph, node_rows, init));
       AdamOptions ao;
@@ -185,7 +193,8 @@ public:
     if (f > 0) {
       auto feat = features_;
       Kokkos::parallel_for(
-          "ttgnn::minibatch_input::gather_features", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b * f),
+          "ttgnn::minibatch_input::gather_features",
+          Kokkos::RangePolicy<ExecutionSpace>(space, 0, b * f),
           KOKKOS_LAMBDA(std::int64_t k) { out(k / f, k % f) = feat(ids(k / f), k % f); });
     }
     if (!trainable())
@@ -265,12 +274,14 @@ public:
   matrix_type all_rows(ExecutionSpace const &space, std::int64_t chunk = 65536) {
     if (!trainable())
       return features_;
-    matrix_type out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::all_rows"),
-                    num_nodes_, dim());
+    matrix_type out(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::all_rows"),
+        num_nodes_, dim());
     for (std::int64_t a = 0; a < num_nodes_; a += chunk) {
       const std::int64_t b = std::min(num_nodes_, a + chunk);
       Kokkos::View<std::int64_t *, memory_space> ids(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::chunk_ids"), b - a);
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::chunk_ids"),
+          b - a);
       Kokkos::parallel_for(
           "ttgnn::minibatch_input::iota", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b - a),
           KOKKOS_LAMBDA(std::int64_t i) { ids(i) = a + i; });
@@ -286,8 +297,8 @@ private:
     const std::int64_t b = static_cast<std::int64_t>(compact.extent(0));
     const std::int64_t d = static_cast<std::int64_t>(compact.extent(1));
     Kokkos::parallel_for(
-        "ttgnn::minibatch_input::copy_columns", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b * d),
-        KOKKOS_LAMBDA(std::int64_t k) {
+        "ttgnn::minibatch_input::copy_columns",
+        Kokkos::RangePolicy<ExecutionSpace>(space, 0, b * d), KOKKOS_LAMBDA(std::int64_t k) {
           if (to_compact)
             compact(k / d, k % d) = wide(k / d, offset + k % d);
           else

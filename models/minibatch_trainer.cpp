@@ -59,7 +59,8 @@ void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions cons
                       " layers (give one fan-out per layer, e.g. --fanout 5,10,15)");
   if (o.batch_size < 1 || o.epochs < 0 || o.eval_every < 1 || o.hidden < 1)
     throw ConfigError("mini-batch training: need batch size >= 1, epochs >= 0, eval-every >= 1");
-  if (data.train.extent(0) == 0 || (o.evaluate && (data.valid.extent(0) == 0 || data.test.extent(0) == 0)))
+  if (data.train.extent(0) == 0 ||
+      (o.evaluate && (data.valid.extent(0) == 0 || data.test.extent(0) == 0)))
     throw ConfigError("mini-batch training: the dataset '" + data.name +
                       "' needs a split with train, valid and test nodes");
   if (data.num_classes < 1 || data.labels.extent(0) != static_cast<std::size_t>(data.num_nodes()))
@@ -76,9 +77,9 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   using Scalar = float;
   using memory_space = typename ExecutionSpace::memory_space;
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
-  using HostExec = std::conditional_t<
-      Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible, ExecutionSpace,
-      Kokkos::DefaultHostExecutionSpace>;
+  using HostExec =
+      std::conditional_t<Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
+                         ExecutionSpace, Kokkos::DefaultHostExecutionSpace>;
   using clock = std::chrono::steady_clock;
   auto since = [](clock::time_point t) {
     return std::chrono::duration<double>(clock::now() - t).count();
@@ -111,11 +112,14 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   using view_type = Kokkos::View<Scalar *, memory_space>;
   std::vector<view_type> best_params, best_buffers, best_input;
 
-  auto labels = Kokkos::create_mirror_view_and_copy(memory_space(), data.labels,
-                                                    "ttgnn::minibatch::labels");
-  auto train_d = Kokkos::create_mirror_view_and_copy(memory_space(), data.train, "ttgnn::minibatch::train");
-  auto valid_d = Kokkos::create_mirror_view_and_copy(memory_space(), data.valid, "ttgnn::minibatch::valid");
-  auto test_d = Kokkos::create_mirror_view_and_copy(memory_space(), data.test, "ttgnn::minibatch::test");
+  auto labels =
+      Kokkos::create_mirror_view_and_copy(memory_space(), data.labels, "ttgnn::minibatch::labels");
+  auto train_d =
+      Kokkos::create_mirror_view_and_copy(memory_space(), data.train, "ttgnn::minibatch::train");
+  auto valid_d =
+      Kokkos::create_mirror_view_and_copy(memory_space(), data.valid, "ttgnn::minibatch::valid");
+  auto test_d =
+      Kokkos::create_mirror_view_and_copy(memory_space(), data.test, "ttgnn::minibatch::test");
   std::unique_ptr<FullGraphMean<ExecutionSpace, std::int32_t>> full;
   LogSoftmaxCrossEntropy<Scalar, ExecutionSpace> loss_fn;
 
@@ -126,8 +130,9 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   result.tt_shape = input.shape_string();
   const std::int64_t num_train = static_cast<std::int64_t>(data.train.extent(0));
   result.batches_per_epoch = (num_train + o.batch_size - 1) / o.batch_size;
-  const std::int64_t run_batches =
-      o.max_batches > 0 ? std::min(o.max_batches, result.batches_per_epoch) : result.batches_per_epoch;
+  const std::int64_t run_batches = o.max_batches > 0
+                                       ? std::min(o.max_batches, result.batches_per_epoch)
+                                       : result.batches_per_epoch;
   std::vector<double> epoch_times, batch_times;
   int evaluations_without_gain = 0;
 
@@ -146,8 +151,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds =
           Kokkos::subview(order, std::make_pair(first, last));
       const auto t_sample = clock::now();
-      const SampledBatch batch = sampler.sample(host_space, seeds, static_cast<std::uint64_t>(epoch),
-                                                static_cast<std::uint64_t>(b));
+      const SampledBatch batch = sampler.sample(
+          host_space, seeds, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(b));
       rec.sample_seconds += since(t_sample);
       std::vector<GraphOperator<Scalar, ExecutionSpace, std::int32_t>> ops;
       for (auto const &blk : batch.blocks)
@@ -178,15 +183,17 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
         break;
       }
       loss_sum += loss;
-      matrix_type grad_logits(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::grad_logits"),
-                              logits.extent(0), logits.extent(1));
+      matrix_type grad_logits(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::grad_logits"),
+          logits.extent(0), logits.extent(1));
       loss_fn.backward(space, grad_logits);
       optimizer->zero_grad(space);
       input.zero_grad(space);
       matrix_type grad_x0;
       if (input.trainable())
-        grad_x0 = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::grad_x0"),
-                              n_in, input.dim());
+        grad_x0 = matrix_type(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::grad_x0"), n_in,
+            input.dim());
       model.backward(space, grad_logits, grad_x0);
       input.backward(space, grad_x0);
       optimizer->step(space);
@@ -217,7 +224,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
         logits = sage_layerwise_inference(space, model, *full, h0, o.eval_chunk);
       }
       auto acc = [&](Kokkos::View<std::int64_t *, memory_space> const &ids) {
-        return static_cast<double>(count_correct<Scalar, ExecutionSpace>(space, logits, labels, ids)) /
+        return static_cast<double>(
+                   count_correct<Scalar, ExecutionSpace>(space, logits, labels, ids)) /
                static_cast<double>(ids.extent(0));
       };
       rec.evaluated = true;

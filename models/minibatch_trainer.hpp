@@ -29,10 +29,10 @@ namespace ttgnn {
 /// \brief Settings of train_minibatch.
 struct MinibatchTrainOptions {
   // Model.
-  int num_layers = 3;        ///< SAGEConv layers (= number of fan-outs)
-  std::int64_t hidden = 256; ///< hidden width
-  double dropout = 0.5;        ///< before every layer but the first (after each hidden ReLU)
-  double input_dropout = 0.0;  ///< before the first layer
+  int num_layers = 3;         ///< SAGEConv layers (= number of fan-outs)
+  std::int64_t hidden = 256;  ///< hidden width
+  double dropout = 0.5;       ///< before every layer but the first (after each hidden ReLU)
+  double input_dropout = 0.0; ///< before the first layer
   bool batch_norm = false;
   bool residual = false;       ///< hidden layers of equal width add their input
   MinibatchInputOptions input; ///< feat / emb / tt / feat+tt and the embedding's settings
@@ -45,10 +45,10 @@ struct MinibatchTrainOptions {
   double weight_decay = 0;
   bool adamw = false; ///< decoupled weight decay
   // Evaluation and selection.
-  int eval_every = 1;             ///< evaluate every this many epochs (and after the last)
-  int patience = 0;               ///< stop after this many evaluations without improvement (0: off)
+  int eval_every = 1; ///< evaluate every this many epochs (and after the last)
+  int patience = 0;   ///< stop after this many evaluations without improvement (0: off)
   std::int64_t eval_chunk = 65536; ///< rows per chunk of layer-wise inference
-  bool evaluate = true;           ///< false: train only (benchmarks)
+  bool evaluate = true;            ///< false: train only (benchmarks)
   /// Snapshot the parameters of the selected epoch and restore them at the end (costs one
   /// copy of the model and of the embedding).
   bool keep_best = true;
@@ -59,8 +59,8 @@ struct MinibatchTrainOptions {
 
 /// \brief What happened in one epoch.
 struct MinibatchEpoch {
-  int epoch = 0;             ///< 1-based
-  double loss = 0;           ///< mean training loss over the batches
+  int epoch = 0;   ///< 1-based
+  double loss = 0; ///< mean training loss over the batches
   bool evaluated = false;
   double train_acc = -1, valid_acc = -1, test_acc = -1; ///< -1 when not evaluated
   double valid_loss = -1;    ///< evaluation-mode loss on the validation nodes
@@ -75,16 +75,16 @@ struct MinibatchEpoch {
 /// \brief Result of train_minibatch.
 struct MinibatchResult {
   std::vector<MinibatchEpoch> epochs;
-  int best_epoch = 0; ///< 0 when nothing was evaluated
+  int best_epoch = 0;                                   ///< 0 when nothing was evaluated
   double train_acc = -1, valid_acc = -1, test_acc = -1; ///< at best_epoch
   double valid_loss = -1;                               ///< at best_epoch
   std::string stop_reason = "epochs"; ///< "epochs", "early_stopping" or "non_finite_loss"
   std::int64_t gnn_params = 0, embedding_params = 0;
-  double compression = 0;           ///< embedding compression (0 without an embedding)
-  std::string tt_shape;             ///< TT shape, "" without TT
+  double compression = 0;             ///< embedding compression (0 without an embedding)
+  std::string tt_shape;               ///< TT shape, "" without TT
   std::int64_t batches_per_epoch = 0; ///< full epoch (before max_batches)
-  double epoch_time_s = 0;          ///< median training time per epoch (as run)
-  double batch_time_s = 0;          ///< median over all batches of all epochs
+  double epoch_time_s = 0;            ///< median training time per epoch (as run)
+  double batch_time_s = 0;            ///< median over all batches of all epochs
   double peak_rss_mb = 0;
 };
 
@@ -99,8 +99,7 @@ template <class ExecutionSpace>
 MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
                                 MinibatchTrainOptions const &options,
                                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows = {},
-                                std::int64_t num_rows = 0,
-                                MinibatchProgress const &progress = {});
+                                std::int64_t num_rows = 0, MinibatchProgress const &progress = {});
 
 /// \brief Peak resident set size of this process in MiB (getrusage).
 double peak_rss_mb();

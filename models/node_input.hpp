@@ -66,15 +66,61 @@ inline bool uses_features(InputKind k) {
          k == InputKind::features_embedding;
 }
 /// True when the kind uses a TT table.
-inline bool uses_tt(InputKind k) { return k == InputKind::tt || k == InputKind::features_tt; }
+inline bool uses_tt(InputKind k) {
+  return k == InputKind::tt || k == InputKind::features_tt;
+}
 /// True when the kind uses a full table.
 inline bool uses_full_table(InputKind k) {
   return k == InputKind::embedding || k == InputKind::features_embedding;
 }
 
+namespace detail {
+
+// Kernels of NodeInput as free functions (CUDA forbids extended lambdas in private members).
+
+/// Number of entries of \p rows outside [0, table_rows).
+template <class ExecutionSpace, class View>
+std::int64_t count_rows_outside(View const &rows, std::int64_t table_rows) {
+  std::int64_t bad = 0;
+  Kokkos::parallel_reduce(
+      "ttgnn::node_input::check_rows",
+      Kokkos::RangePolicy<ExecutionSpace>(0, static_cast<std::int64_t>(rows.extent(0))),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & b) {
+        b += (rows(i) < 0 || rows(i) >= table_rows) ? 1 : 0;
+      },
+      bad);
+  return bad;
+}
+
+/// rows(b) = map(nodes(b)).
+template <class ExecutionSpace, class Ids, class Map, class Rows>
+void map_node_rows(ExecutionSpace const &space, Ids const &nodes, Map const &map,
+                   Rows const &rows) {
+  Kokkos::parallel_for(
+      "ttgnn::node_input::map_rows",
+      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(nodes.extent(0))),
+      KOKKOS_LAMBDA(std::int64_t b) { rows(b) = map(nodes(b)); });
+}
+
+/// out(b, :) = feat(nodes(b), :), one row per iteration.
+template <class ExecutionSpace, class Feat, class Ids, class Out>
+void gather_feature_rows(ExecutionSpace const &space, Feat const &feat, Ids const &nodes,
+                         Out const &out) {
+  const std::int64_t f = static_cast<std::int64_t>(feat.extent(1));
+  Kokkos::parallel_for(
+      "ttgnn::node_input::gather_features",
+      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(nodes.extent(0))),
+      KOKKOS_LAMBDA(std::int64_t b) {
+        const std::int64_t v = nodes(b);
+        for (std::int64_t j = 0; j < f; ++j)
+          out(b, j) = feat(v, j);
+      });
+}
+
+} // namespace detail
+
 /// \brief Features and/or an embedding table, looked up per batch of nodes.
-template <class Scalar, class ExecutionSpace>
-class NodeInput {
+template <class Scalar, class ExecutionSpace> class NodeInput {
 public:
   using memory_space = typename ExecutionSpace::memory_space;
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
@@ -101,8 +147,8 @@ public:
   void set_features(matrix_type const &features) {
     if (static_cast<std::int64_t>(features.extent(0)) != n_ || features.extent(1) == 0)
       throw ConfigError("NodeInput: features are " + std::to_string(features.extent(0)) + "x" +
-                        std::to_string(features.extent(1)) + ", expected " +
-                        std::to_string(n_) + " rows and at least one column");
+                        std::to_string(features.extent(1)) + ", expected " + std::to_string(n_) +
+                        " rows and at least one column");
     features_ = features;
   }
   /// \brief A TT table; node v reads row node_rows(v) (N entries, each < the table's rows).
@@ -188,12 +234,14 @@ public:
     lookup(space, rows_, emb_);
     auto feat = features_;
     auto emb = emb_;
-    const std::int64_t d = f + e;
     Kokkos::parallel_for(
-        "ttgnn::node_input::concat", Kokkos::RangePolicy<ExecutionSpace>(space, 0, batch * d),
-        KOKKOS_LAMBDA(std::int64_t k) {
-          const std::int64_t b = k / d, j = k % d;
-          out(b, j) = j < f ? feat(nodes(b), j) : emb(b, j - f);
+        "ttgnn::node_input::concat", Kokkos::RangePolicy<ExecutionSpace>(space, 0, batch),
+        KOKKOS_LAMBDA(std::int64_t b) {
+          const std::int64_t v = nodes(b);
+          for (std::int64_t j = 0; j < f; ++j)
+            out(b, j) = feat(v, j);
+          for (std::int64_t j = 0; j < e; ++j)
+            out(b, f + j) = emb(b, j);
         });
   }
 
@@ -225,9 +273,10 @@ public:
     ensure(grad_emb_, "ttgnn::node_input::embedding_grad", batch_, e);
     auto g = grad_emb_;
     Kokkos::parallel_for(
-        "ttgnn::node_input::split_grad",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0, batch_ * e), KOKKOS_LAMBDA(std::int64_t k) {
-          g(k / e, k % e) = grad_out(k / e, f + k % e);
+        "ttgnn::node_input::split_grad", Kokkos::RangePolicy<ExecutionSpace>(space, 0, batch_),
+        KOKKOS_LAMBDA(std::int64_t b) {
+          for (std::int64_t j = 0; j < e; ++j)
+            g(b, j) = grad_out(b, f + j);
         });
     grad_lookup(space, grad_emb_);
   }
@@ -251,33 +300,23 @@ private:
     if (static_cast<std::int64_t>(node_rows.extent(0)) != n_)
       throw ConfigError("NodeInput: node_rows has " + std::to_string(node_rows.extent(0)) +
                         " entries, expected " + std::to_string(n_));
-    std::int64_t bad = 0;
-    Kokkos::parallel_reduce(
-        "ttgnn::node_input::check_rows", Kokkos::RangePolicy<ExecutionSpace>(0, n_),
-        KOKKOS_LAMBDA(std::int64_t i, std::int64_t & b) {
-          b += (node_rows(i) < 0 || node_rows(i) >= table_rows) ? 1 : 0;
-        },
-        bad);
+    const std::int64_t bad = detail::count_rows_outside<ExecutionSpace>(node_rows, table_rows);
     if (bad)
-      throw ConfigError("NodeInput: " + std::to_string(bad) +
-                        " node rows are outside the table (" + std::to_string(table_rows) +
-                        " rows)");
+      throw ConfigError("NodeInput: " + std::to_string(bad) + " node rows are outside the table (" +
+                        std::to_string(table_rows) + " rows)");
   }
   static void ensure(matrix_type &m, char const *label, std::int64_t rows, std::int64_t cols) {
     if (static_cast<std::int64_t>(m.extent(0)) != rows ||
         static_cast<std::int64_t>(m.extent(1)) != cols)
-      m = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), rows, cols);
+      m = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), rows,
+                      cols);
   }
   void map_rows(ExecutionSpace const &space, ids_type const &nodes, index_view &rows) const {
     const std::int64_t batch = static_cast<std::int64_t>(nodes.extent(0));
     if (static_cast<std::int64_t>(rows.extent(0)) != batch)
-      rows = index_view(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_input::rows"), batch);
-    auto r = rows;
-    auto map = node_rows_;
-    Kokkos::parallel_for(
-        "ttgnn::node_input::map_rows", Kokkos::RangePolicy<ExecutionSpace>(space, 0, batch),
-        KOKKOS_LAMBDA(std::int64_t b) { r(b) = map(nodes(b)); });
+      rows = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_input::rows"),
+                        batch);
+    detail::map_node_rows(space, nodes, node_rows_, rows);
   }
   void lookup(ExecutionSpace const &space, index_view const &rows, matrix_type const &out) {
     if (tt_)
@@ -293,13 +332,7 @@ private:
   }
   void gather_features(ExecutionSpace const &space, ids_type const &nodes,
                        matrix_type const &out) const {
-    auto feat = features_;
-    const std::int64_t f = feature_dim();
-    Kokkos::parallel_for(
-        "ttgnn::node_input::gather_features",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0,
-                                            static_cast<std::int64_t>(nodes.extent(0)) * f),
-        KOKKOS_LAMBDA(std::int64_t k) { out(k / f, k % f) = feat(nodes(k / f), k % f); });
+    detail::gather_feature_rows(space, features_, nodes, out);
   }
 
   std::int64_t n_;

@@ -45,9 +45,15 @@ void NpyWriter::append(void const *data, std::size_t count, int item_size, char 
   written_ += static_cast<std::int64_t>(count);
 }
 
-void NpyWriter::write(float const *data, std::size_t count) { append(data, count, 4, 'f'); }
-void NpyWriter::write(double const *data, std::size_t count) { append(data, count, 8, 'f'); }
-void NpyWriter::write(std::int64_t const *data, std::size_t count) { append(data, count, 8, 'i'); }
+void NpyWriter::write(float const *data, std::size_t count) {
+  append(data, count, 4, 'f');
+}
+void NpyWriter::write(double const *data, std::size_t count) {
+  append(data, count, 8, 'f');
+}
+void NpyWriter::write(std::int64_t const *data, std::size_t count) {
+  append(data, count, 8, 'i');
+}
 
 void NpyWriter::commit() {
   if (written_ != expected_)

@@ -44,8 +44,7 @@ inline double init_bound(Init init, std::int64_t fan_in, std::int64_t fan_out) {
 
 /// \brief Fills a rank-1 View with U(-bound, bound) values; element k depends only on
 /// (seed, k).
-template <class View>
-void uniform_fill(View const &v, double bound, std::uint64_t seed) {
+template <class View> void uniform_fill(View const &v, double bound, std::uint64_t seed) {
   auto h = Kokkos::create_mirror_view(v);
   const std::uint64_t key = layer_rng::mix64(seed);
   for (std::size_t k = 0; k < h.extent(0); ++k) {

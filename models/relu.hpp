@@ -13,8 +13,7 @@
 namespace ttgnn {
 
 /// \brief Rectified linear unit.
-template <class Scalar, class ExecutionSpace>
-class ReLU : public Layer<Scalar, ExecutionSpace> {
+template <class Scalar, class ExecutionSpace> class ReLU : public Layer<Scalar, ExecutionSpace> {
 public:
   using typename Layer<Scalar, ExecutionSpace>::matrix_type;
 

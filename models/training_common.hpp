@@ -23,7 +23,9 @@ namespace ttgnn {
 
 /// Optimizer of the trainers.
 enum class OptimizerKind { adam, adamw };
-inline std::string to_string(OptimizerKind k) { return k == OptimizerKind::adam ? "adam" : "adamw"; }
+inline std::string to_string(OptimizerKind k) {
+  return k == OptimizerKind::adam ? "adam" : "adamw";
+}
 inline OptimizerKind parse_optimizer_kind(std::string const &name) {
   if (name == "adam")
     return OptimizerKind::adam;
@@ -35,8 +37,8 @@ inline OptimizerKind parse_optimizer_kind(std::string const &name) {
 /// \brief One epoch of training.
 struct EpochRecord {
   int epoch = 0;
-  double loss = 0;       ///< training loss (training mode: dropout on)
-  double train_acc = 0;  ///< accuracies in evaluation mode after the epoch's update
+  double loss = 0;      ///< training loss (training mode: dropout on)
+  double train_acc = 0; ///< accuracies in evaluation mode after the epoch's update
   double valid_acc = 0;
   double test_acc = 0;
   double valid_loss = 0; ///< evaluation-mode loss on the validation nodes (0 without them)
@@ -54,7 +56,7 @@ struct EpochRecord {
 /// Why training ended.
 enum class StopReason { completed, early_stopping, nonfinite };
 inline std::string to_string(StopReason r) {
-  return r == StopReason::completed ? "completed"
+  return r == StopReason::completed        ? "completed"
          : r == StopReason::early_stopping ? "early_stopping"
                                            : "nonfinite";
 }
@@ -87,11 +89,11 @@ struct TrainResult {
   std::vector<EpochRecord> history; ///< every epoch, including those before a resume
   int best_epoch = 0;               ///< epoch of the selected parameters (0: none)
   double train_acc = 0, valid_acc = 0, test_acc = 0, valid_loss = 0; ///< at best_epoch
-  int first_epoch = 1;              ///< first epoch run by this call (> 1 after a resume)
-  int last_epoch = 0;               ///< last epoch completed
+  int first_epoch = 1; ///< first epoch run by this call (> 1 after a resume)
+  int last_epoch = 0;  ///< last epoch completed
   StopReason stop = StopReason::completed;
-  std::string message;              ///< why it stopped, for non-finite losses
-  int checkpoint_epoch = 0;         ///< epoch stored in the checkpoint file now (0: none)
+  std::string message;      ///< why it stopped, for non-finite losses
+  int checkpoint_epoch = 0; ///< epoch stored in the checkpoint file now (0: none)
   /// Mean wall time of the epochs run by this call (update + evaluation).
   double epoch_seconds() const {
     double s = 0;
@@ -164,8 +166,7 @@ void load_views(Checkpoint const &ck, std::string const &prefix, std::vector<Vie
 }
 
 /// \brief Device copies of a list of Views (a parameter snapshot), allocated on first use.
-template <class View>
-void snapshot_views(std::vector<View> const &from, std::vector<View> &to) {
+template <class View> void snapshot_views(std::vector<View> const &from, std::vector<View> &to) {
   if (to.size() != from.size()) {
     to.clear();
     for (auto const &v : from)
@@ -187,8 +188,7 @@ void restore_views(std::vector<View> const &from, std::vector<View> const &to) {
 }
 
 /// "8 x 16, 16, ..." : the extents of a View list (for checkpoint fingerprints).
-template <class View>
-std::string extents_string(std::vector<View> const &views) {
+template <class View> std::string extents_string(std::vector<View> const &views) {
   std::string s;
   for (auto const &v : views)
     s += (s.empty() ? "" : ",") + std::to_string(v.extent(0));

@@ -18,15 +18,14 @@ namespace ttgnn {
 
 /// \brief Lookup options of a TtEmbedding.
 struct TtEmbeddingOptions {
-  TtLookupPath path = TtLookupPath::prefix;          ///< how forward computes rows
+  TtLookupPath path = TtLookupPath::prefix;            ///< how forward computes rows
   TtBackwardMode mode = TtBackwardMode::deterministic; ///< how backward sums shared slices
 };
 
 /// \brief N x d embedding table as K TT cores (2 <= K <= 4), with gradient cores.
 /// \tparam Scalar float or double.
 /// \tparam ExecutionSpace where the kernels run; cores live in its memory space.
-template <class Scalar, class ExecutionSpace = Kokkos::DefaultExecutionSpace>
-class TtEmbedding {
+template <class Scalar, class ExecutionSpace = Kokkos::DefaultExecutionSpace> class TtEmbedding {
 public:
   using memory_space = typename ExecutionSpace::memory_space;
   using cores_type = TtCores<Scalar, memory_space>;

@@ -11,8 +11,7 @@
 
 using namespace ttgnn;
 
-template <class ExecutionSpace>
-void check_full_embedding() {
+template <class ExecutionSpace> void check_full_embedding() {
   using mem = typename ExecutionSpace::memory_space;
   using Emb = FullEmbedding<double, ExecutionSpace>;
   ExecutionSpace space;

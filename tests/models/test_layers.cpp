@@ -26,10 +26,8 @@
 
 namespace {
 
-template <class Space>
-using Mat = ttgnn::Matrix<double, Space>;
-template <class Space>
-using Vec = Kokkos::View<double *, typename Space::memory_space>;
+template <class Space> using Mat = ttgnn::Matrix<double, Space>;
+template <class Space> using Vec = Kokkos::View<double *, typename Space::memory_space>;
 using HostGraph = ttgnn::CsrGraph<std::int32_t, Kokkos::HostSpace>;
 
 HostGraph make_graph(std::int64_t n, std::vector<std::pair<int, int>> const &arcs) {
@@ -84,14 +82,12 @@ Mat<Space> random_matrix(std::int64_t n, std::int64_t m, std::uint64_t seed, dou
 }
 
 /// Flat (unmanaged) view of a matrix's entries.
-template <class M>
-Kokkos::View<double *, typename M::memory_space> flat(M const &m) {
+template <class M> Kokkos::View<double *, typename M::memory_space> flat(M const &m) {
   return Kokkos::View<double *, typename M::memory_space>(m.data(), m.size());
 }
 
 /// L = sum_ij r_ij y_ij and its magnitude sum_ij |r_ij y_ij|.
-template <class M>
-std::pair<double, double> weighted_sum(M const &y, M const &r) {
+template <class M> std::pair<double, double> weighted_sum(M const &y, M const &r) {
   auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
   auto hr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r);
   double s = 0, a = 0;
@@ -103,8 +99,7 @@ std::pair<double, double> weighted_sum(M const &y, M const &r) {
   return {s, a};
 }
 
-template <class Space>
-struct Variable {
+template <class Space> struct Variable {
   std::string name;
   Vec<Space> value, grad;
 };
@@ -179,8 +174,7 @@ std::vector<double> dense_of(ttgnn::GraphOperator<double, Space> const &op, bool
   return d;
 }
 
-template <class Space>
-void check_gcn_norm_by_hand() {
+template <class Space> void check_gcn_norm_by_hand() {
   const Space space;
   // Path 0 - 1 - 2. With self loops: degrees 2, 3, 2.
   const auto g = make_graph(3, {{0, 1}, {1, 0}, {1, 2}, {2, 1}});
@@ -222,8 +216,7 @@ void check_gcn_norm_by_hand() {
   CHECK_THROWS_AS(ttgnn::gcn_norm<double>(space, bad), ttgnn::InputError);
 }
 
-template <class Space>
-void check_mean_by_hand() {
+template <class Space> void check_mean_by_hand() {
   const Space space;
   // Path 0 - 1 - 2 plus isolated node 3: rows 0: {1} -> 1, 1: {0, 2} -> 1/2, 2: {1} -> 1.
   const auto g = make_graph(4, {{0, 1}, {1, 0}, {1, 2}, {2, 1}});
@@ -260,17 +253,16 @@ std::vector<Variable<Space>> parameter_variables(Layer const &layer, std::string
 }
 
 /// Sets every parameter to random values (so zero biases and unit gammas do not hide terms).
-template <class Layer>
-void randomise_parameters(Layer const &layer, std::uint64_t seed) {
+template <class Layer> void randomise_parameters(Layer const &layer, std::uint64_t seed) {
   for (auto const &p : layer.parameters())
     ttgnn::uniform_fill(p, 0.8, seed++);
 }
 
 /// Gradient check of a plain layer y = f(x) with L = sum(r * y).
 template <class Space, class Layer>
-void check_plain_layer(Layer &layer, std::int64_t n, std::int64_t in, std::int64_t out,
-                       std::string const &what, double away = 0,
-                       std::function<void()> const &before_forward = [] {}) {
+void check_plain_layer(
+    Layer &layer, std::int64_t n, std::int64_t in, std::int64_t out, std::string const &what,
+    double away = 0, std::function<void()> const &before_forward = [] {}) {
   CAPTURE(what);
   const Space space;
   auto x = random_matrix<Space>(n, in, 1, away);
@@ -315,8 +307,7 @@ void check_graph_layer(Layer &layer, ttgnn::GraphOperator<double, Space> const &
       vars);
 }
 
-template <class Space>
-void check_linear_gradients() {
+template <class Space> void check_linear_gradients() {
   ttgnn::Linear<double, Space> with_bias(5, 3, true, ttgnn::Init::kaiming, 1);
   check_plain_layer<Space>(with_bias, 7, 5, 3, "linear");
   ttgnn::Linear<double, Space> no_bias(4, 6, false, ttgnn::Init::glorot, 2);
@@ -325,8 +316,7 @@ void check_linear_gradients() {
 }
 
 /// Rectangular mean operator of a sampled block: 4 output nodes (the first 4 of 9 inputs).
-template <class Space>
-ttgnn::GraphOperator<double, Space> block_operator() {
+template <class Space> ttgnn::GraphOperator<double, Space> block_operator() {
   using M = typename Space::memory_space;
   const std::vector<std::int64_t> rm = {0, 3, 3, 5, 9};
   const std::vector<std::int32_t> en = {4, 1, 7, 8, 0, 2, 5, 6, 3};
@@ -349,8 +339,7 @@ ttgnn::GraphOperator<double, Space> block_operator() {
   return ttgnn::make_graph_operator(Space(), 9, row_map, entries, values);
 }
 
-template <class Space>
-void check_gcn_gradients() {
+template <class Space> void check_gcn_gradients() {
   const Space space;
   const auto sym = ttgnn::gcn_norm<double>(space, random_graph(9, 0.35, true, 7));
   const auto dir = ttgnn::gcn_norm<double>(space, random_graph(9, 0.35, false, 8));
@@ -367,8 +356,7 @@ void check_gcn_gradients() {
   check_graph_layer<Space>(block_layer, block_operator<Space>(), 4, 2, "gcn block");
 }
 
-template <class Space>
-void check_sage_gradients() {
+template <class Space> void check_sage_gradients() {
   const Space space;
   const auto sym = ttgnn::mean_aggregation<double>(space, random_graph(9, 0.35, true, 9));
   const auto dir = ttgnn::mean_aggregation<double>(space, random_graph(9, 0.35, false, 10));
@@ -384,8 +372,7 @@ void check_sage_gradients() {
   check_graph_layer<Space>(no_bias, sym, 3, 3, "sage without bias");
 }
 
-template <class Space>
-void check_elementwise_gradients() {
+template <class Space> void check_elementwise_gradients() {
   ttgnn::ReLU<double, Space> relu;
   check_plain_layer<Space>(relu, 6, 5, 5, "relu", 0.05);
   ttgnn::Dropout<double, Space> dropout(0.4, 77);
@@ -395,8 +382,7 @@ void check_elementwise_gradients() {
   check_plain_layer<Space>(dropout, 6, 5, 5, "dropout (eval)");
 }
 
-template <class Space>
-void check_batch_norm_gradients() {
+template <class Space> void check_batch_norm_gradients() {
   ttgnn::BatchNorm1d<double, Space> bn(4);
   randomise_parameters(bn, 31);
   check_plain_layer<Space>(bn, 9, 4, 4, "batch norm (training)");
@@ -407,8 +393,7 @@ void check_batch_norm_gradients() {
   check_plain_layer<Space>(plain, 7, 3, 3, "batch norm without affine");
 }
 
-template <class Space>
-void check_cross_entropy_gradients() {
+template <class Space> void check_cross_entropy_gradients() {
   const Space space;
   using M = typename Space::memory_space;
   auto logits = random_matrix<Space>(6, 4, 41);
@@ -446,8 +431,7 @@ void check_cross_entropy_gradients() {
 
 /// A two-layer GCN as the trainer will build it, checked end to end:
 /// GCNConv -> BatchNorm1d -> ReLU (in place) -> Dropout (in place) -> GCNConv -> cross entropy.
-template <class Space>
-void check_stack_gradients() {
+template <class Space> void check_stack_gradients() {
   const Space space;
   using M = typename Space::memory_space;
   const auto a = ttgnn::gcn_norm<double>(space, random_graph(10, 0.3, true, 51));
@@ -508,8 +492,7 @@ void check_stack_gradients() {
 
 // ------------------------------------------------------------------ behaviour
 
-template <class Space>
-void check_dropout_behaviour() {
+template <class Space> void check_dropout_behaviour() {
   const Space space;
   const std::int64_t n = 400, m = 250; // 100000 entries
   auto x = random_matrix<Space>(n, m, 71, 0.01);
@@ -537,8 +520,8 @@ void check_dropout_behaviour() {
           ++bad_scale;
       }
     }
-  CHECK(mismatched == 0);  // same seed, same step: same mask
-  CHECK(bad_scale == 0);   // kept entries are scaled by 1 / (1 - p)
+  CHECK(mismatched == 0); // same seed, same step: same mask
+  CHECK(bad_scale == 0);  // kept entries are scaled by 1 / (1 - p)
   // Kept count ~ Binomial(N, 1 - p): mean 70000, sigma = sqrt(N p (1 - p)) ~ 145; allow 6 sigma.
   const double nn = double(n * m), sigma = std::sqrt(nn * p * (1 - p));
   CHECK(std::fabs(double(kept) - nn * (1 - p)) <= 6 * sigma);
@@ -574,8 +557,7 @@ void check_dropout_behaviour() {
   CHECK_THROWS_AS(D(1.0), ttgnn::ConfigError);
 }
 
-template <class Space>
-void check_batch_norm_running_stats() {
+template <class Space> void check_batch_norm_running_stats() {
   const Space space;
   // Column 0: 1, 2, 3, 4 (mean 2.5, biased var 1.25, unbiased 5/3); column 1: 0, 0, 0, 4
   // (mean 1, biased var 3, unbiased 4).
@@ -612,9 +594,8 @@ void check_batch_norm_running_stats() {
   Kokkos::deep_copy(hy, y);
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 2; ++j)
-      CHECK(hy(i, j) ==
-            doctest::Approx(hg(j) * (v[i][j] - rm(j)) / std::sqrt(rv(j) + 1e-5) + hb(j))
-                .epsilon(1e-12));
+      CHECK(hy(i, j) == doctest::Approx(hg(j) * (v[i][j] - rm(j)) / std::sqrt(rv(j) + 1e-5) + hb(j))
+                            .epsilon(1e-12));
   // Running statistics do not move in evaluation.
   auto rm2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bn.running_mean());
   CHECK(rm2(0) == rm(0));
@@ -625,8 +606,7 @@ void check_batch_norm_running_stats() {
   CHECK_THROWS_AS(bn.forward(space, one, one), ttgnn::ConfigError);
 }
 
-template <class Space>
-void check_cross_entropy_by_hand() {
+template <class Space> void check_cross_entropy_by_hand() {
   const Space space;
   using M = typename Space::memory_space;
   // logits [[1, 2, 3], [1, 1, 1]], labels [2, 0]:
@@ -674,11 +654,10 @@ void check_cross_entropy_by_hand() {
         doctest::Approx((0.4076059644443806 + 1.0986122886681098) / 2).epsilon(1e-6));
 }
 
-template <class Space>
-void check_parameters_and_seeds() {
+template <class Space> void check_parameters_and_seeds() {
   const Space space;
-  ttgnn::Linear<float, Space> a(16, 8, true, ttgnn::Init::glorot, 3), b(16, 8, true,
-                                                                        ttgnn::Init::glorot, 3);
+  ttgnn::Linear<float, Space> a(16, 8, true, ttgnn::Init::glorot, 3),
+      b(16, 8, true, ttgnn::Init::glorot, 3);
   ttgnn::Linear<float, Space> c(16, 8, true, ttgnn::Init::glorot, 4);
   CHECK(a.num_parameters() == 16 * 8 + 8);
   auto wa = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.parameters()[0]);
@@ -730,20 +709,42 @@ void check_parameters_and_seeds() {
 
 } // namespace
 
-TTGNN_TEST_SPACES("gcn_norm values by hand") { check_gcn_norm_by_hand<ExecutionSpace>(); }
-TTGNN_TEST_SPACES("mean aggregation values by hand") { check_mean_by_hand<ExecutionSpace>(); }
-TTGNN_TEST_SPACES("linear gradients") { check_linear_gradients<ExecutionSpace>(); }
-TTGNN_TEST_SPACES("gcn conv gradients") { check_gcn_gradients<ExecutionSpace>(); }
-TTGNN_TEST_SPACES("sage conv gradients") { check_sage_gradients<ExecutionSpace>(); }
-TTGNN_TEST_SPACES("relu and dropout gradients") { check_elementwise_gradients<ExecutionSpace>(); }
-TTGNN_TEST_SPACES("batch norm gradients") { check_batch_norm_gradients<ExecutionSpace>(); }
-TTGNN_TEST_SPACES("cross entropy gradients") { check_cross_entropy_gradients<ExecutionSpace>(); }
-TTGNN_TEST_SPACES("two-layer gcn stack gradients") { check_stack_gradients<ExecutionSpace>(); }
-TTGNN_TEST_SPACES("dropout is seeded and keeps 1 - p") { check_dropout_behaviour<ExecutionSpace>(); }
+TTGNN_TEST_SPACES("gcn_norm values by hand") {
+  check_gcn_norm_by_hand<ExecutionSpace>();
+}
+TTGNN_TEST_SPACES("mean aggregation values by hand") {
+  check_mean_by_hand<ExecutionSpace>();
+}
+TTGNN_TEST_SPACES("linear gradients") {
+  check_linear_gradients<ExecutionSpace>();
+}
+TTGNN_TEST_SPACES("gcn conv gradients") {
+  check_gcn_gradients<ExecutionSpace>();
+}
+TTGNN_TEST_SPACES("sage conv gradients") {
+  check_sage_gradients<ExecutionSpace>();
+}
+TTGNN_TEST_SPACES("relu and dropout gradients") {
+  check_elementwise_gradients<ExecutionSpace>();
+}
+TTGNN_TEST_SPACES("batch norm gradients") {
+  check_batch_norm_gradients<ExecutionSpace>();
+}
+TTGNN_TEST_SPACES("cross entropy gradients") {
+  check_cross_entropy_gradients<ExecutionSpace>();
+}
+TTGNN_TEST_SPACES("two-layer gcn stack gradients") {
+  check_stack_gradients<ExecutionSpace>();
+}
+TTGNN_TEST_SPACES("dropout is seeded and keeps 1 - p") {
+  check_dropout_behaviour<ExecutionSpace>();
+}
 TTGNN_TEST_SPACES("batch norm running statistics") {
   check_batch_norm_running_stats<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("cross entropy by hand") { check_cross_entropy_by_hand<ExecutionSpace>(); }
+TTGNN_TEST_SPACES("cross entropy by hand") {
+  check_cross_entropy_by_hand<ExecutionSpace>();
+}
 TTGNN_TEST_SPACES("parameters alias, seeds reproduce, shapes checked") {
   check_parameters_and_seeds<ExecutionSpace>();
 }

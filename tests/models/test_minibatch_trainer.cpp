@@ -60,8 +60,7 @@ ttgnn::Matrix<double, Space> gather(ttgnn::Matrix<double, Space> const &x, HostI
   return out;
 }
 
-template <class ExecutionSpace>
-void check_block_operator() {
+template <class ExecutionSpace> void check_block_operator() {
   ExecutionSpace space;
   auto data = small_sbm(200, 0.7, 0, 5);
   ttgnn::NeighborSampler<std::int32_t> sampler(data.graph, {3, 4}, 11);
@@ -141,8 +140,7 @@ TTGNN_TEST_SPACES("block mean operators: values and gradients through SAGE layer
   check_block_operator<ExecutionSpace>();
 }
 
-template <class ExecutionSpace>
-void check_layerwise() {
+template <class ExecutionSpace> void check_layerwise() {
   ExecutionSpace space;
   auto data = small_sbm(150, 0.6, 0, 8);
   const std::int64_t n = data.num_nodes();
@@ -182,7 +180,8 @@ void check_layerwise() {
     for (auto const &blk : fb.blocks)
       ops.push_back(ttgnn::block_mean_operator<double>(space, blk));
     auto ref = Kokkos::create_mirror_view_and_copy(
-        Kokkos::HostSpace(), model.forward(space, ops, gather<ExecutionSpace>(h0, fb.input_nodes())));
+        Kokkos::HostSpace(),
+        model.forward(space, ops, gather<ExecutionSpace>(h0, fb.input_nodes())));
     auto full = ttgnn::FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data.graph);
     for (std::int64_t chunk : {std::int64_t(1000), std::int64_t(17)}) {
       auto got = Kokkos::create_mirror_view_and_copy(
@@ -205,8 +204,7 @@ TTGNN_TEST_SPACES("layer-wise inference equals the model on full-neighbour block
   check_layerwise<ExecutionSpace>();
 }
 
-template <class ExecutionSpace>
-void check_inputs() {
+template <class ExecutionSpace> void check_inputs() {
   ExecutionSpace space;
   auto data = small_sbm(120, 0.8, 5, 2);
   using Input = ttgnn::MinibatchInput<double, ExecutionSpace>;
@@ -285,10 +283,11 @@ void check_inputs() {
   }
 }
 
-TTGNN_TEST_SPACES("mini-batch inputs: sparse rows, feat+tt columns") { check_inputs<ExecutionSpace>(); }
+TTGNN_TEST_SPACES("mini-batch inputs: sparse rows, feat+tt columns") {
+  check_inputs<ExecutionSpace>();
+}
 
-template <class ExecutionSpace>
-void check_training() {
+template <class ExecutionSpace> void check_training() {
   ExecutionSpace space;
   auto data = small_sbm(600, 0.9, 8, 1);
   ttgnn::MinibatchTrainOptions o;

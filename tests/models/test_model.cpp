@@ -61,15 +61,13 @@ ttgnn::Matrix<double, Space> random_matrix(std::int64_t r, std::int64_t c, std::
   return m;
 }
 
-template <class View>
-std::vector<double> to_host(View const &v) {
+template <class View> std::vector<double> to_host(View const &v) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
   return std::vector<double>(h.data(), h.data() + h.size());
 }
 
 /// Everything the loss depends on, in double.
-template <class Space>
-struct Setup {
+template <class Space> struct Setup {
   using Input = ttgnn::NodeInput<double, Space>;
   using Model = ttgnn::GnnModel<double, Space>;
   ttgnn::GraphOperator<double, Space> a;
@@ -209,8 +207,7 @@ void check_stack(ttgnn::GnnKind kind, int input_kind, bool bn, bool residual) {
   CHECK(max_grad > 1e-3); // the check is not vacuous
 }
 
-template <class Space>
-void check_all_stacks() {
+template <class Space> void check_all_stacks() {
   for (auto kind : {ttgnn::GnnKind::gcn, ttgnn::GnnKind::sage})
     for (int input = 0; input < 4; ++input)
       check_stack<Space>(kind, input, input % 2 == 1, input >= 2);
@@ -219,8 +216,7 @@ void check_all_stacks() {
 }
 
 /// dL/dx of the features-only model (grad_x given) against central differences in x.
-template <class Space>
-void check_input_gradient() {
+template <class Space> void check_input_gradient() {
   Space space;
   auto s = make_setup<Space>(ttgnn::GnnKind::gcn, 0, true, true);
   ttgnn::LogSoftmaxCrossEntropy<double, Space> ce;
@@ -250,8 +246,7 @@ void check_input_gradient() {
 /// One operator per layer with shrinking row counts (a sampled-block stack) gives the rows of
 /// the full-graph forward for the nodes whose whole neighbourhood is kept: here every block is
 /// the full operator restricted to its first rows, and the output rows must match.
-template <class Space>
-void check_block_operators() {
+template <class Space> void check_block_operators() {
   Space space;
   auto s = make_setup<Space>(ttgnn::GnnKind::sage, 0, false, true);
   s.model->set_training(false);
@@ -309,8 +304,7 @@ void check_block_operators() {
 
 /// Regression: an evaluation pass (no dropout: layer inputs alias h_l) followed by training
 /// passes (dropout into a buffer) must never write into the caller's x.
-template <class Space>
-void check_input_untouched() {
+template <class Space> void check_input_untouched() {
   Space space;
   auto s = make_setup<Space>(ttgnn::GnnKind::gcn, 0, true, true);
   auto x = s.input->features();
@@ -324,8 +318,7 @@ void check_input_untouched() {
 }
 
 /// Parameter order (per layer: conv weights/bias, then BatchNorm gamma/beta), counts, seeding.
-template <class Space>
-void check_structure() {
+template <class Space> void check_structure() {
   ttgnn::GnnConfig c;
   c.kind = ttgnn::GnnKind::gcn;
   c.in_features = 10;
@@ -370,5 +363,9 @@ TTGNN_TEST_SPACES("model input gradient matches finite differences") {
 TTGNN_TEST_SPACES("model forward leaves its input unchanged") {
   check_input_untouched<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("model forward on block operators") { check_block_operators<ExecutionSpace>(); }
-TTGNN_TEST_SPACES("model parameter order and seeding") { check_structure<ExecutionSpace>(); }
+TTGNN_TEST_SPACES("model forward on block operators") {
+  check_block_operators<ExecutionSpace>();
+}
+TTGNN_TEST_SPACES("model parameter order and seeding") {
+  check_structure<ExecutionSpace>();
+}

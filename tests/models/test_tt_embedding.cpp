@@ -11,8 +11,7 @@
 
 using namespace ttgnn;
 
-template <class ExecutionSpace>
-void check_tt_embedding() {
+template <class ExecutionSpace> void check_tt_embedding() {
   using mem = typename ExecutionSpace::memory_space;
   using Emb = TtEmbedding<double, ExecutionSpace>;
   ExecutionSpace space;
@@ -46,8 +45,8 @@ void check_tt_embedding() {
       CHECK(emb.compression() == doctest::Approx(300.0 * 24 / shape.num_parameters()));
       emb.set_cores_from_host(space, host);
       emb.forward(space, ids, out);
-      auto table = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
-                                                       materialize(space, emb.cores()));
+      auto table =
+          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), materialize(space, emb.cores()));
       auto out_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
       double err = 0;
       for (std::int64_t b = 0; b < batch; ++b)
