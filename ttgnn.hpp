@@ -13,6 +13,7 @@
 #include "core/runtime_info.hpp"
 
 #include "graph/boost_adapter.hpp"
+#include "graph/checksum.hpp"
 #include "graph/csr_build.hpp"
 #include "graph/edge_list_loader.hpp"
 #include "graph/graph_cache.hpp"

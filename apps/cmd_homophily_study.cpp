@@ -13,8 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -73,9 +73,9 @@ std::string svg_plot(std::vector<Row> const &rows, std::vector<std::string> cons
   panel.title = "test accuracy against edge homophily";
   panel.x_label = "edge homophily h";
   panel.y_label = "test accuracy";
-  int k = 0;
-  for (auto const &order : orders)
+  for (std::size_t k = 0; k < orders.size(); ++k)
     for (auto const &input : inputs) {
+      std::string const &order = orders[k];
       std::map<double, std::pair<double, int>> points;
       for (auto const &r : rows)
         if (r.order == order && r.input == input) {
@@ -84,7 +84,7 @@ std::string svg_plot(std::vector<Row> const &rows, std::vector<std::string> cons
         }
       PlotSeries s;
       s.name = order + " / " + input;
-      s.color = colors[k++ % 6];
+      s.color = colors[k % 6]; // one colour per ordering, full tables dashed
       s.dashed = input == "emb";
       s.markers = true;
       for (auto const &p : points) {
@@ -100,7 +100,8 @@ std::string svg_plot(std::vector<Row> const &rows, std::vector<std::string> cons
 
 int run_homophily_study(int argc, char const *const *argv) {
   Options opts("homophily-study");
-  opts.value("out", "output folder (created): homophily_study.csv and homophily_study.svg", "", true)
+  opts.value("out", "output folder (created): homophily_study.csv and homophily_study.svg", "",
+             true)
       .value("homophily", "edge homophily values", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9")
       .value("orders", "orderings to compare", "random,metis,metis-hier")
       .value("inputs", "embedding inputs to compare (no node features)", "emb,tt")
@@ -131,7 +132,9 @@ int run_homophily_study(int argc, char const *const *argv) {
     throw ConfigError("--homophily, --orders and --inputs need at least one value each");
   for (auto const &in : inputs)
     if (in != "emb" && in != "tt")
-      throw ConfigError("--inputs: expected emb and/or tt (the generated graphs have no features), got '" + in + "'");
+      throw ConfigError(
+          "--inputs: expected emb and/or tt (the generated graphs have no features), got '" + in +
+          "'");
   const std::string out = opts.get("out");
   ::mkdir(out.c_str(), 0755);
   struct stat st {};
@@ -183,9 +186,10 @@ int run_homophily_study(int argc, char const *const *argv) {
           s.input = input;
           s.seed = seed0 + static_cast<std::uint64_t>(rep);
           Row row{h, achieved, order, input, rep, run_experiment(data, s)};
-          std::fprintf(stderr, "[%zu/%zu] h=%.2f %s/%s rep %d: test %.4f (best epoch %d, %.3fs/epoch)\n",
-                       rows.size() + 1, total, h, order.c_str(), input.c_str(), rep,
-                       row.r.test_acc, row.r.best_epoch, row.r.epoch_time_s);
+          std::fprintf(stderr,
+                       "[%zu/%zu] h=%.2f %s/%s rep %d: test %.4f (best epoch %d, %.3fs/epoch)\n",
+                       rows.size() + 1, total, h, order.c_str(), input.c_str(), rep, row.r.test_acc,
+                       row.r.best_epoch, row.r.epoch_time_s);
           csv += fmt(h, "%.3f") + "," + fmt(achieved, "%.4f") + "," + order + "," + input + "," +
                  std::to_string(rep) + "," + fmt(row.r.test_acc) + "," + fmt(row.r.valid_acc) +
                  "," + fmt(row.r.train_acc) + "," + std::to_string(row.r.best_epoch) + "," +
@@ -195,7 +199,8 @@ int run_homophily_study(int argc, char const *const *argv) {
           rows.push_back(row);
         }
     }
-  const std::string csv_path = out + "/homophily_study.csv", svg_path = out + "/homophily_study.svg";
+  const std::string csv_path = out + "/homophily_study.csv",
+                    svg_path = out + "/homophily_study.svg";
   write_atomically(csv_path, csv);
   char title[160];
   std::snprintf(title, sizeof title, "%s, %lld nodes, TT rank %lld, %d repeat(s)",

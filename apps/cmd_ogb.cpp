@@ -3,11 +3,10 @@
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
 #include "apps/minibatch_pipeline.hpp"
-#include "apps/train_pipeline.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
-#include "graph/neighbor_sampler.hpp"
 #include "graph/line_reader.hpp"
+#include "graph/neighbor_sampler.hpp"
 #include "graph/npy_reader.hpp"
 #include "graph/ogb_loader.hpp"
 
@@ -128,8 +127,8 @@ std::string find_dataset(std::string const &root, OgbPreset const &p) {
       return root + "/" + f;
   if (is_dir(root + "/raw"))
     return root;
-  throw InputError("--root " + root + ": no " + p.name + " folder found (looked for " + root +
-                   "/" + p.folders[0] + "/raw and " + root + "/" + p.folders[1] +
+  throw InputError("--root " + root + ": no " + p.name + " folder found (looked for " + root + "/" +
+                   p.folders[0] + "/raw and " + root + "/" + p.folders[1] +
                    "/raw; unzip the OGB archive there, e.g. with datasets/fetch_ogb.sh)");
 }
 
@@ -216,8 +215,7 @@ int run_ogb(int argc, char const *const *argv) {
                s.input.c_str(), s.order.c_str(),
                m.batch_size > 0 ? ("mini-batch " + std::to_string(m.batch_size)).c_str()
                                 : "full batch");
-  const TrainRunSummary sum = m.batch_size > 0 ? run_minibatch_training(s, m, stderr)
-                                               : run_full_batch_training(s, stderr);
+  const TrainRunSummary sum = run_preset_training(s, m, stderr);
   // Prefix the summary with the preset's name.
   JsonWriter head;
   head.field("name", p.name);

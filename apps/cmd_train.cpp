@@ -5,6 +5,7 @@
 // 4 stopped on a NaN/Inf loss (the checkpoint keeps the last good epoch).
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
+#include "apps/minibatch_pipeline.hpp"
 #include "apps/train_pipeline.hpp"
 
 #include <cmath>
@@ -16,11 +17,15 @@ namespace ttgnn::cli {
 int run_train(int argc, char const *const *argv) {
   Options opts("train");
   declare_train_options(opts);
+  declare_minibatch_options(opts); // --batch-size B --fanout ...: mini-batch GraphSAGE
   opts.flag("json", "print only the JSON line on stdout (no summary lines)");
   if (!opts.parse(argc, argv))
     return 0;
   const TrainSettings settings = train_settings_from(opts);
-  const TrainRunSummary sum = run_full_batch_training(settings, stderr);
+  const MinibatchCliSettings minibatch = minibatch_settings_from(opts);
+  const TrainRunSummary sum = minibatch.batch_size > 0
+                                  ? run_minibatch_training(settings, minibatch, stderr)
+                                  : run_full_batch_training(settings, stderr);
   if (!opts.get_flag("json")) {
     std::printf("test accuracy %.4f (valid %.4f, train %.4f) at epoch %d of %d [%s]\n",
                 sum.test_acc, sum.valid_acc, sum.train_acc, sum.best_epoch, settings.epochs,

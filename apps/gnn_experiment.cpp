@@ -69,8 +69,9 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
   if (uses_features(kind)) {
     if (!data.has_feature_values())
       throw ConfigError("input '" + s.input + "': the dataset has no node features");
-    Matrix<Scalar, Space> f(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::experiment::features"),
-                            data.features.extent(0), data.features.extent(1));
+    Matrix<Scalar, Space> f(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::experiment::features"),
+        data.features.extent(0), data.features.extent(1));
     Kokkos::deep_copy(f, data.features);
     input.set_features(f);
   }
@@ -91,7 +92,8 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
       FullEmbeddingOptions fo;
       fo.gradient = FullGradient::dense;
       auto full = std::make_shared<FullEmbedding<Scalar, Space>>(num_rows, s.emb_dim, fo);
-      const std::vector<double> table = initial_full_table(num_rows, s.emb_dim, data.graph, rows, init);
+      const std::vector<double> table =
+          initial_full_table(num_rows, s.emb_dim, data.graph, rows, init);
       auto h = Kokkos::create_mirror_view(full->table());
       for (std::size_t k = 0; k < table.size(); ++k)
         h.data()[k] = static_cast<Scalar>(table[k]);
@@ -114,7 +116,8 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
   GnnModel<Scalar, Space> model(cfg);
   auto a = cfg.kind == GnnKind::gcn ? gcn_norm<Scalar>(space, data.graph)
                                     : mean_aggregation<Scalar>(space, data.graph);
-  auto labels = Kokkos::create_mirror_view_and_copy(Mem(), data.labels, "ttgnn::experiment::labels");
+  auto labels =
+      Kokkos::create_mirror_view_and_copy(Mem(), data.labels, "ttgnn::experiment::labels");
   auto train = Kokkos::create_mirror_view_and_copy(Mem(), data.train, "ttgnn::experiment::train");
   auto valid = Kokkos::create_mirror_view_and_copy(Mem(), data.valid, "ttgnn::experiment::valid");
   auto test = Kokkos::create_mirror_view_and_copy(Mem(), data.test, "ttgnn::experiment::test");
@@ -154,7 +157,8 @@ ExperimentResult run_minibatch(Dataset<std::int32_t> const &data, ExperimentSett
                                std::function<void(std::string const &)> const &progress) {
   if (s.model != "sage")
     throw ConfigError("mini-batch training (--batch-size) is implemented for GraphSAGE only "
-                      "(--model sage), got '" + s.model + "'");
+                      "(--model sage), got '" +
+                      s.model + "'");
   MinibatchTrainOptions o;
   o.num_layers = s.layers;
   o.hidden = s.hidden;
@@ -226,19 +230,23 @@ ExperimentResult run_experiment(Dataset<std::int32_t> const &data, ExperimentSet
   if (!s.tt_n.empty())
     oo.n_factors = s.tt_n;
   const NodeOrdering ordering = compute_ordering(host, data.graph, oo);
-  const Dataset<std::int32_t> permuted = oo.method == OrderMethod::original
-                                             ? data
-                                             : apply_permutation(host, data, ordering.permutation);
+  Dataset<std::int32_t> source = data;
+  if (!source.has_feature_values()) // 0 x F (features not loaded): nothing to permute
+    source.features = decltype(source.features)();
+  const Dataset<std::int32_t> permuted =
+      oo.method == OrderMethod::original ? source
+                                         : apply_permutation(host, source, ordering.permutation);
   const HostIds rows = ordering.new_to_row();
   const bool holes = oo.method == OrderMethod::metis_hier;
-  const double order_seconds =
-      std::chrono::duration<double>(clock::now() - t0).count();
+  const double order_seconds = std::chrono::duration<double>(clock::now() - t0).count();
   // Row ids of metis-hier refer to the ordering's factors; other orders have no holes.
-  const std::vector<std::int64_t> n_from_order = holes ? ordering.n_factors : std::vector<std::int64_t>{};
+  const std::vector<std::int64_t> n_from_order =
+      holes ? ordering.n_factors : std::vector<std::int64_t>{};
   const std::int64_t num_rows = holes ? ordering.num_rows : data.num_nodes();
   const auto t1 = clock::now();
-  ExperimentResult r = s.minibatch ? run_minibatch(permuted, s, rows, num_rows, n_from_order, progress)
-                                   : run_full_batch(permuted, s, rows, num_rows, n_from_order, progress);
+  ExperimentResult r = s.minibatch
+                           ? run_minibatch(permuted, s, rows, num_rows, n_from_order, progress)
+                           : run_full_batch(permuted, s, rows, num_rows, n_from_order, progress);
   r.order_seconds = order_seconds;
   r.metis_cut = ordering.metis_cut;
   r.train_seconds = std::chrono::duration<double>(clock::now() - t1).count();

@@ -18,24 +18,24 @@ namespace ttgnn::cli {
 
 /// \brief Everything a run depends on.
 struct ExperimentSettings {
-  std::string model = "gcn";       ///< gcn | sage
-  bool minibatch = false;          ///< neighbour-sampled mini-batches (sage only)
+  std::string model = "gcn"; ///< gcn | sage
+  bool minibatch = false;    ///< neighbour-sampled mini-batches (sage only)
   int layers = 2;
   std::int64_t hidden = 64;
   double dropout = 0.5;
   double input_dropout = 0.0;
   bool batch_norm = false;
   bool residual = false;
-  std::string input = "tt";        ///< feat | emb | tt | feat+tt
-  std::string order = "original";  ///< original | random | metis | metis-hier | rcm
-  std::int64_t metis_parts = 0;    ///< flat METIS parts (0: n_1)
+  std::string input = "tt";       ///< feat | emb | tt | feat+tt
+  std::string order = "original"; ///< original | random | metis | metis-hier | rcm
+  std::int64_t metis_parts = 0;   ///< flat METIS parts (0: n_1)
   std::int64_t emb_dim = 64;
   std::int64_t tt_rank = 8;
   std::vector<std::int64_t> tt_n; ///< row factors (empty: from the ordering / balanced)
   std::vector<std::int64_t> tt_d; ///< column factors (empty: balanced)
-  std::string init = "ortho";      ///< gaussian | ortho | spectral
-  double init_std = 1.0;           ///< root-mean-square entry of the initial table
-  std::string optimizer = "adam";  ///< adam | adamw
+  std::string init = "ortho";     ///< gaussian | ortho | spectral
+  double init_std = 1.0;          ///< root-mean-square entry of the initial table
+  std::string optimizer = "adam"; ///< adam | adamw
   double lr = 0.01;
   double weight_decay = 0;
   double emb_lr = -1; ///< < 0: lr
@@ -71,7 +71,8 @@ struct ExperimentResult {
 
 /// \brief Runs \p settings on \p data (original ids; permuted inside). Progress lines (one per
 /// epoch) go to \p progress when given. Throws ConfigError for inconsistent settings.
-ExperimentResult run_experiment(Dataset<std::int32_t> const &data, ExperimentSettings const &settings,
+ExperimentResult run_experiment(Dataset<std::int32_t> const &data,
+                                ExperimentSettings const &settings,
                                 std::function<void(std::string const &)> const &progress = {});
 
 /// \brief Settings as JSON fields (`"model":"gcn","layers":2,...`, no braces) for reports.

@@ -24,8 +24,9 @@ constexpr Command commands[] = {
     {"generate", ttgnn::cli::run_generate, "synthetic DC-SBM dataset, controlled homophily"},
     {"partition", ttgnn::cli::run_partition, "node ordering for TT rows, edge-sharing report"},
     {"ogb", ttgnn::cli::run_ogb, "the paper's settings on ogbn-arxiv/products/papers100M"},
-    {"homophily-study", ttgnn::cli::run_homophily_study, "TT vs full table over homophily x ordering"},
-    {"train", ttgnn::cli::run_train, "full-batch GCN/SAGE training (features, full or TT embedding)"},
+    {"homophily-study", ttgnn::cli::run_homophily_study,
+     "TT vs full table over homophily x ordering"},
+    {"train", ttgnn::cli::run_train, "GCN/SAGE training on features, a full or a TT table"},
 };
 
 void usage(std::FILE *out) {

@@ -61,12 +61,14 @@ void write_file(std::string const &path, std::string const &text) {
     throw InputError("cannot rename " + tmp + " to " + path + ": " + ec.message());
 }
 
-void check_supported(TrainSettings const &s) {
-  auto refuse = [](std::string const &what) {
-    throw ConfigError(what + " is not implemented for mini-batch training (--batch-size); "
-                             "drop it or train full batch");
+void check_supported(TrainSettings const &s, bool minibatch) {
+  auto refuse = [&](std::string const &what) {
+    throw ConfigError(what + " is not implemented " +
+                      (minibatch
+                           ? "for mini-batch training (--batch-size); drop it or train full batch"
+                           : "by this command; use ttgnn train"));
   };
-  if (s.model != "sage")
+  if (minibatch && s.model != "sage")
     throw ConfigError("mini-batch training (--batch-size) trains GraphSAGE: add --model sage");
   if (!s.checkpoint.empty() || s.resume)
     refuse("--checkpoint/--resume");
@@ -76,7 +78,7 @@ void check_supported(TrainSettings const &s) {
     refuse("a learning-rate schedule (--warmup, --plateau-factor)");
   if (s.feature_norm != "none")
     refuse("--feature-norm");
-  if (s.input == "feat+emb")
+  if (minibatch && s.input == "feat+emb")
     refuse("--input feat+emb");
   if (s.emb_weight_decay >= 0)
     refuse("--emb-weight-decay");
@@ -110,17 +112,23 @@ MinibatchCliSettings minibatch_settings_from(Options const &opts) {
 
 TrainRunSummary run_minibatch_training(TrainSettings const &s, MinibatchCliSettings const &mb,
                                        std::FILE *progress) {
+  if (mb.batch_size < 1)
+    throw ConfigError("run_minibatch_training: --batch-size must be >= 1");
+  return run_preset_training(s, mb, progress);
+}
+
+TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings const &mb,
+                                    std::FILE *progress) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   auto since = [](clock::time_point t) {
     return std::chrono::duration<double>(clock::now() - t).count();
   };
-  check_supported(s);
-  if (mb.batch_size < 1)
-    throw ConfigError("run_minibatch_training: --batch-size must be >= 1");
+  const bool minibatch = mb.batch_size > 0;
+  check_supported(s, minibatch);
   ExperimentSettings e;
-  e.model = "sage";
-  e.minibatch = true;
+  e.model = s.model;
+  e.minibatch = minibatch;
   e.layers = s.layers;
   e.hidden = s.hidden;
   e.dropout = s.dropout;
@@ -143,7 +151,7 @@ TrainRunSummary run_minibatch_training(TrainSettings const &s, MinibatchCliSetti
   e.patience = s.patience;
   e.batch_size = mb.batch_size;
   e.fanouts = mb.fanouts.empty() ? std::vector<std::int64_t>(s.layers, 10) : mb.fanouts;
-  if (static_cast<int>(e.fanouts.size()) != s.layers)
+  if (minibatch && static_cast<int>(e.fanouts.size()) != s.layers)
     throw ConfigError("--fanout gives " + std::to_string(e.fanouts.size()) + " fan-outs for " +
                       std::to_string(s.layers) + " layers (--layers)");
   e.eval_every = mb.eval_every;
@@ -176,7 +184,7 @@ TrainRunSummary run_minibatch_training(TrainSettings const &s, MinibatchCliSetti
   if (!s.curve_svg.empty()) {
     PlotPanel loss, acc;
     loss.title = "training loss";
-    acc.title = "accuracy (layer-wise full-neighbour inference)";
+    acc.title = minibatch ? "accuracy (layer-wise full-neighbour inference)" : "accuracy";
     loss.x_label = acc.x_label = "epoch";
     loss.y_label = "loss";
     acc.y_label = "accuracy";
@@ -201,17 +209,17 @@ TrainRunSummary run_minibatch_training(TrainSettings const &s, MinibatchCliSetti
       acc.vlines = {double(r.best_epoch)};
       acc.vline_label = "selected epoch";
     }
-    write_file(s.curve_svg, render_svg("ttgnn train (mini-batch GraphSAGE): input " + s.input +
-                                           ", order " + s.order,
+    write_file(s.curve_svg, render_svg("ttgnn: " + s.model + (minibatch ? " (mini-batch)" : "") +
+                                           ", input " + s.input + ", order " + s.order,
                                        {loss, acc}));
   }
 
   TrainRunSummary sum;
-  sum.status = r.stop_reason == "non_finite_loss" ? "nonfinite"
+  sum.status = r.stop_reason == "non_finite_loss"  ? "nonfinite"
                : r.stop_reason == "early_stopping" ? "early_stopping"
                                                    : "completed";
   if (sum.status == "nonfinite")
-    sum.message = "a mini-batch loss was NaN/Inf; training stopped before its update";
+    sum.message = "the training loss was NaN/Inf; training stopped before that update";
   sum.test_acc = r.test_acc;
   sum.valid_acc = r.valid_acc;
   sum.train_acc = r.train_acc;
@@ -234,7 +242,8 @@ TrainRunSummary run_minibatch_training(TrainSettings const &s, MinibatchCliSetti
   j.field("compression", sum.compression);
   j.field("tt_shape", r.tt_shape);
   j.field("epoch_time_s", sum.epoch_seconds);
-  j.field("batches_per_epoch", static_cast<long long>(r.batches_per_epoch));
+  if (minibatch)
+    j.field("batches_per_epoch", static_cast<long long>(r.batches_per_epoch));
   j.field("train_time_s", r.train_seconds);
   j.field("load_time_s", info.seconds);
   j.field("order_time_s", r.order_seconds);

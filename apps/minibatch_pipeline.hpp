@@ -44,6 +44,11 @@ MinibatchCliSettings minibatch_settings_from(Options const &opts);
 TrainRunSummary run_minibatch_training(TrainSettings const &settings,
                                        MinibatchCliSettings const &minibatch, std::FILE *progress);
 
+/// \brief As run_minibatch_training, and full batch (GCN or SAGE, models/full_batch_trainer.hpp
+/// through apps/gnn_experiment.hpp) when minibatch.batch_size is 0: the runner of `ttgnn ogb`.
+TrainRunSummary run_preset_training(TrainSettings const &settings,
+                                    MinibatchCliSettings const &minibatch, std::FILE *progress);
+
 } // namespace ttgnn::cli
 
 #endif

@@ -88,8 +88,8 @@ void panel_svg(std::string &out, PlotPanel const &p, double ox, double oy, doubl
            "\" y2=\"" + fmt(py + ph + 5) + "\" stroke=\"#333\"/>\n";
     out += "<line x1=\"" + fmt(X(t)) + "\" y1=\"" + fmt(py) + "\" x2=\"" + fmt(X(t)) + "\" y2=\"" +
            fmt(py + ph) + "\" stroke=\"#ddd\" stroke-width=\"0.5\"/>\n";
-    out += "<text x=\"" + fmt(X(t)) + "\" y=\"" + fmt(py + ph + 17) +
-           "\" text-anchor=\"middle\">" + tick_label(t, xstep) + "</text>\n";
+    out += "<text x=\"" + fmt(X(t)) + "\" y=\"" + fmt(py + ph + 17) + "\" text-anchor=\"middle\">" +
+           tick_label(t, xstep) + "</text>\n";
   }
   for (double t : yt) {
     if (t < yr.lo - 1e-9 * ystep || t > yr.hi + 1e-9 * ystep)
@@ -126,8 +126,8 @@ void panel_svg(std::string &out, PlotPanel const &p, double ox, double oy, doubl
       pen = true;
     }
     out += "<path clip-path=\"url(#" + clip + ")\" d=\"" + d + "\" fill=\"none\" stroke=\"" +
-           s.color + "\" stroke-width=\"1.6\"" +
-           (s.dashed ? " stroke-dasharray=\"6,3\"" : "") + "/>\n";
+           s.color + "\" stroke-width=\"1.6\"" + (s.dashed ? " stroke-dasharray=\"6,3\"" : "") +
+           "/>\n";
     if (s.markers)
       for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
         if (std::isfinite(s.y[i]))
@@ -144,7 +144,7 @@ void panel_svg(std::string &out, PlotPanel const &p, double ox, double oy, doubl
   for (auto const &it : items)
     longest = std::max(longest, it.first.size());
   const double lw = 34 + 6.2 * static_cast<double>(longest), lh = 16 * items.size() + 8;
-  const double lx = px + pw - lw - 6, ly = py + 6;
+  const double lx = px + pw - lw - 6, ly = p.legend_bottom ? py + ph - lh - 6 : py + 6;
   out += "<rect x=\"" + fmt(lx) + "\" y=\"" + fmt(ly) + "\" width=\"" + fmt(lw) + "\" height=\"" +
          fmt(lh) + "\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n";
   for (std::size_t i = 0; i < items.size(); ++i) {

@@ -24,10 +24,11 @@ struct PlotSeries {
 struct PlotPanel {
   std::string title, x_label, y_label;
   std::vector<PlotSeries> series;
-  bool fixed_y = false;       ///< use [y_min, y_max] instead of the data range
+  bool fixed_y = false; ///< use [y_min, y_max] instead of the data range
   double y_min = 0, y_max = 1;
   std::vector<double> vlines; ///< dashed vertical markers (e.g. the selected epoch)
   std::string vline_label;    ///< legend text of the markers ("" = none)
+  bool legend_bottom = false; ///< legend in the bottom right corner instead of the top right
 };
 
 /// \brief Ticks at 1, 2 or 5 times a power of ten covering [lo, hi] (about \p target ticks).

@@ -73,8 +73,7 @@ std::string pick_split(std::string const &dir, std::string const &requested) {
                     ")");
 }
 
-template <class HostView>
-auto to_device(HostView const &h, std::string const &label) {
+template <class HostView> auto to_device(HostView const &h, std::string const &label) {
   return Kokkos::create_mirror_view_and_copy(Space::memory_space(), h, label);
 }
 
@@ -93,8 +92,8 @@ Matrix<Scalar, Space> device_features(Dataset<std::int32_t> const &data, std::st
     for (std::int64_t j = 0; j < f; ++j)
       host(i, j) = static_cast<Scalar>(double(data.features(i, j)) * scale);
   }
-  Matrix<Scalar, Space> dev(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::train::features"),
-                            n, f);
+  Matrix<Scalar, Space> dev(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::train::features"), n, f);
   Kokkos::deep_copy(dev, host);
   return dev;
 }
@@ -111,8 +110,8 @@ void write_metrics_csv(std::string const &path, std::vector<EpochRecord> const &
   out << "epoch,loss,train_acc,valid_acc,test_acc,valid_loss,lr,epoch_time_s\n";
   out.precision(9);
   for (auto const &r : history)
-    out << r.epoch << "," << r.loss << "," << r.train_acc << "," << r.valid_acc << ","
-        << r.test_acc << "," << r.valid_loss << "," << r.lr << "," << r.seconds << "\n";
+    out << r.epoch << "," << r.loss << "," << r.train_acc << "," << r.valid_acc << "," << r.test_acc
+        << "," << r.valid_loss << "," << r.lr << "," << r.seconds << "\n";
   write_file_atomic(path, out.str());
 }
 
@@ -138,6 +137,7 @@ void write_curve_svg(std::string const &path, std::string const &title,
     acc.vlines = loss.vlines = {double(best_epoch)};
     acc.vline_label = "selected epoch";
   }
+  acc.legend_bottom = true; // accuracies rise towards the top
   write_file_atomic(path, render_svg(title, {loss, acc}));
 }
 
@@ -191,12 +191,14 @@ void declare_train_options(Options &opts) {
       .value("emb-lr", "learning rate of the embedding table (default: --lr)", "")
       .value("emb-weight-decay", "weight decay of the embedding table (default: --weight-decay)",
              "")
-      .value("patience", "early stopping after this many epochs without a better valid "
-                         "accuracy (0 = off)",
+      .value("patience",
+             "early stopping after this many epochs without a better valid "
+             "accuracy (0 = off)",
              std::to_string(d.patience))
       .value("warmup", "linear learning-rate warm-up epochs", std::to_string(d.warmup))
-      .value("plateau-factor", "multiply the learning rate by this on a valid-accuracy plateau "
-                               "(1 = off)",
+      .value("plateau-factor",
+             "multiply the learning rate by this on a valid-accuracy plateau "
+             "(1 = off)",
              num(d.plateau_factor))
       .value("plateau-patience", "epochs without improvement before a reduction",
              std::to_string(d.plateau_patience))
@@ -307,7 +309,10 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   load.cache_dir = s.cache_dir;
   LoadInfo load_info;
   note("loading " + s.dataset + " (split " + load.split + ")");
-  const Dataset<std::int32_t> data = load_ogb<std::int32_t>(s.dataset, load, &load_info);
+  Dataset<std::int32_t> data = load_ogb<std::int32_t>(s.dataset, load, &load_info);
+  const std::int64_t feature_dim = data.num_features();
+  if (!feat) // 0 x F when not loaded: drop it so the permutation skips it
+    data.features = decltype(data.features)();
   const std::int64_t n = data.num_nodes();
   if (data.train.extent(0) == 0)
     throw InputError(s.dataset + ": split " + load.split + " has no training nodes");
@@ -320,8 +325,9 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   // ---- TT factors, then the ordering (metis-hier aligns to the row factors)
   std::vector<std::int64_t> n_factors = s.tt_shape, d_factors = s.tt_dims;
   if (tt) {
-    const int cores = static_cast<int>(
-        !n_factors.empty() ? n_factors.size() : !d_factors.empty() ? d_factors.size() : 3);
+    const int cores = static_cast<int>(!n_factors.empty()   ? n_factors.size()
+                                       : !d_factors.empty() ? d_factors.size()
+                                                            : 3);
     const TtShape base = make_tt_shape(n, s.emb_dim, s.tt_rank, cores, s.tt_slack);
     if (n_factors.empty())
       n_factors = base.n;
@@ -365,9 +371,8 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
     FullEmbeddingOptions fo;
     fo.gradient = FullGradient::dense;
     auto table = std::make_shared<FullEmbedding<Scalar, Space>>(n, s.emb_dim, fo);
-    const auto values = initial_full_table(n, s.emb_dim, data.graph,
-                                           ordering.permutation.old_to_new, init_options,
-                                           &init_info);
+    const auto values = initial_full_table(
+        n, s.emb_dim, data.graph, ordering.permutation.old_to_new, init_options, &init_info);
     auto h = Kokkos::create_mirror_view(table->table());
     for (std::size_t i = 0; i < values.size(); ++i)
       h.data()[i] = static_cast<Scalar>(values[i]);
@@ -415,9 +420,10 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   to.checkpoint_every = s.checkpoint_every;
   to.resume = s.resume;
   std::error_code ec;
-  to.fingerprint = "dataset=" + fs::weakly_canonical(s.dataset, ec).string() + " split=" +
-                   load.split + " order=" + s.order + " seed=" + std::to_string(s.seed) +
-                   (tt ? " tt=" + shape.to_string() : "") + " feature_norm=" + s.feature_norm;
+  to.fingerprint = "dataset=" + fs::weakly_canonical(s.dataset, ec).string() +
+                   " split=" + load.split + " order=" + s.order +
+                   " seed=" + std::to_string(s.seed) + (tt ? " tt=" + shape.to_string() : "") +
+                   " feature_norm=" + s.feature_norm;
   std::vector<double> epoch_times;
   if (progress && s.progress)
     to.on_epoch = [&](EpochRecord const &r) {
@@ -429,8 +435,8 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
       std::fprintf(progress,
                    "epoch %4d/%d  loss %.4f  train %.4f  valid %.4f  test %.4f  lr %.2e  "
                    "%.4f s  ETA %.1f s\n",
-                   r.epoch, s.epochs, r.loss, r.train_acc, r.valid_acc, r.test_acc, r.lr,
-                   r.seconds, mean * (s.epochs - r.epoch));
+                   r.epoch, s.epochs, r.loss, r.train_acc, r.valid_acc, r.test_acc, r.lr, r.seconds,
+                   mean * (s.epochs - r.epoch));
     };
   FullBatchTrainer<Scalar, Space> trainer(space, model, input, a, labels, train, valid, test, to);
   note("training: " + s.model + ", input " + s.input + ", " + std::to_string(s.epochs) +
@@ -451,8 +457,8 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
     write_metrics_csv(s.metrics_out, result.history);
   if (!s.curve_svg.empty())
     write_curve_svg(s.curve_svg,
-                    "ttgnn train: " + s.model + ", input " + s.input + ", order " + s.order +
-                        " (" + fs::path(s.dataset).filename().string() + ")",
+                    "ttgnn train: " + s.model + ", input " + s.input + ", order " + s.order + " (" +
+                        fs::path(s.dataset).filename().string() + ")",
                     result.history, result.best_epoch);
 
   TrainRunSummary sum;
@@ -494,7 +500,7 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   j.field("threads", compat::concurrency(space));
   j.field("num_nodes", static_cast<long long>(n));
   j.field("num_arcs", static_cast<long long>(data.graph.num_arcs()));
-  j.field("num_features", static_cast<long long>(data.num_features()));
+  j.field("num_features", static_cast<long long>(feature_dim));
   j.field("num_classes", data.num_classes);
   j.field("num_train", static_cast<long long>(data.train.extent(0)));
   j.field("num_valid", static_cast<long long>(data.valid.extent(0)));

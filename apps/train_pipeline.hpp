@@ -23,10 +23,10 @@ struct TrainSettings {
   std::string dataset, split, cache_dir;
   std::string feature_norm = "none"; ///< none | row (divide each row by its L1 norm)
   // input and ordering
-  std::string input = "feat";       ///< feat | emb | tt | feat+tt | feat+emb
-  std::string order = "original";   ///< original | random | metis | metis-hier | rcm
-  std::string init = "ortho";       ///< gaussian | ortho | spectral
-  double init_std = 1.0;            ///< RMS entry of the initial table
+  std::string input = "feat";     ///< feat | emb | tt | feat+tt | feat+emb
+  std::string order = "original"; ///< original | random | metis | metis-hier | rcm
+  std::string init = "ortho";     ///< gaussian | ortho | spectral
+  double init_std = 1.0;          ///< RMS entry of the initial table
   double spectral_exponent = 0.5;
   std::int64_t emb_dim = 64;
   std::int64_t tt_rank = 8;
@@ -65,9 +65,9 @@ TrainSettings train_settings_from(Options const &opts);
 
 /// \brief Result of run_full_batch_training.
 struct TrainRunSummary {
-  std::string json;     ///< one-line JSON object (accuracies, sizes, timings, every setting)
-  std::string status;   ///< completed | early_stopping | nonfinite
-  std::string message;  ///< why training stopped early on a non-finite value
+  std::string json;    ///< one-line JSON object (accuracies, sizes, timings, every setting)
+  std::string status;  ///< completed | early_stopping | nonfinite
+  std::string message; ///< why training stopped early on a non-finite value
   double test_acc = 0, valid_acc = 0, train_acc = 0, compression = 0;
   std::int64_t gnn_params = 0, embedding_params = 0;
   int best_epoch = 0;

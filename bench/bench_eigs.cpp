@@ -7,7 +7,8 @@
 // Defaults: N = 1,000,000 nodes, D = 40 (20M undirected edges, 40M arcs), a DC-SBM
 // (graph/sbm_generator.hpp) with C = 32 classes, M = 1, homophily 0.8, k = 32 eigenpairs,
 // tolerance 1e-8. Threads come from OMP_NUM_THREADS. Prints one JSON line: graph size, time
-// to generate, to build the CSR and to solve (wall and CPU seconds), SpMV count and time, restarts, largest residual
+// to generate, to build the CSR and to solve (wall and CPU seconds), SpMV count and time, restarts,
+// largest residual
 // ||Av - λv||, the eigenvalue range.
 #include "core/json_writer.hpp"
 #include "core/kokkos_compat.hpp"

@@ -44,11 +44,15 @@ using Space = Kokkos::DefaultExecutionSpace;
 using Clock = std::chrono::steady_clock;
 using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+  return v.empty()      ? 0
+         : v.size() % 2 ? v[v.size() / 2]
+                        : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
 ttgnn::SbmConfig sbm_config(ttgnn::cli::Options const &o) {
@@ -65,8 +69,7 @@ ttgnn::SbmConfig sbm_config(ttgnn::cli::Options const &o) {
   return c;
 }
 
-template <class View>
-void write_ids(std::string const &path, View const &v) {
+template <class View> void write_ids(std::string const &path, View const &v) {
   ttgnn::NpyWriter w(path, "<i8", {static_cast<std::int64_t>(v.extent(0))});
   std::vector<std::int64_t> buf(v.extent(0));
   for (std::size_t i = 0; i < v.extent(0); ++i)
@@ -162,7 +165,8 @@ int run_gcn(ttgnn::cli::Options const &o) {
   t.weight_decay = 5e-4;
   FullBatchTrainer<Scalar, Space> trainer(space, model, input, a, labels, train_d, train_d, train_d,
                                           t);
-  const int warmup = static_cast<int>(o.get_int("warmup")), epochs = static_cast<int>(o.get_int("epochs"));
+  const int warmup = static_cast<int>(o.get_int("warmup")),
+            epochs = static_cast<int>(o.get_int("epochs"));
   std::vector<double> times;
   double loss = 0;
   for (int e = 0; e < warmup + epochs; ++e) {
@@ -198,9 +202,10 @@ int run_sage(ttgnn::cli::Options const &o) {
   const auto data = make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(), sbm_config(o));
   const double gen = since(t0);
   const double rss_data = peak_rss_mb();
-  std::fprintf(stderr, "bench_train: generated %lld nodes, %lld arcs in %.1f s (peak RSS %.0f MB)\n",
-               static_cast<long long>(data.num_nodes()), static_cast<long long>(data.graph.num_arcs()),
-               gen, rss_data);
+  std::fprintf(stderr,
+               "bench_train: generated %lld nodes, %lld arcs in %.1f s (peak RSS %.0f MB)\n",
+               static_cast<long long>(data.num_nodes()),
+               static_cast<long long>(data.graph.num_arcs()), gen, rss_data);
   MinibatchTrainOptions m;
   m.num_layers = static_cast<int>(o.get_int("layers"));
   m.hidden = o.get_int("hidden");
@@ -220,8 +225,9 @@ int run_sage(ttgnn::cli::Options const &o) {
   const MinibatchResult r = train_minibatch(
       Space(), data, m, {}, 0, [&](MinibatchEpoch const &e, MinibatchResult const &) {
         sample_share.push_back(e.sample_seconds / e.seconds);
-        std::fprintf(stderr, "bench_train: %lld batches in %.2f s (sampling %.2f s), %lld sampled "
-                             "edges, %lld input rows\n",
+        std::fprintf(stderr,
+                     "bench_train: %lld batches in %.2f s (sampling %.2f s), %lld sampled "
+                     "edges, %lld input rows\n",
                      static_cast<long long>(e.batches), e.seconds, e.sample_seconds,
                      static_cast<long long>(e.sampled_edges), static_cast<long long>(e.input_rows));
       });

@@ -6,7 +6,8 @@
 #
 # Defaults: 2 threads, 1,000,000 nodes, average degree 40 (20M undirected edges, 40M arcs),
 # 128 features, hidden 128, 2 layers. Set SKIP_PRODUCTS=1 to skip the products-scale part,
-# PRODUCTS_BATCHES (default 40) for the number of timed batches.
+# PRODUCTS_BATCHES (default 40) for the number of timed batches, PRODUCTS_EVAL=1 to also time
+# one layer-wise inference pass; EPOCHS / WARMUP (default 10 / 2) for the GCN comparison.
 # Prints the JSON line of every run, then a summary line with medians and ratios.
 set -eu
 build=${1:?build dir (configured with -DTTGNN_ENABLE_BENCH=ON)}
@@ -21,10 +22,12 @@ trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=$threads OMP_PROC_BIND=false
 "$bench" --mode export --out "$work/data" --nodes "$nodes" --avg-degree "$degree" \
   --features 128 --classes 16 --train 0.6 --valid 0.2 --communities 4 | tee "$work/export.json"
-"$bench" --mode gcn --data "$work/data" --hidden 128 --layers 2 --epochs 10 --warmup 2 \
+epochs=${EPOCHS:-10}
+warmup=${WARMUP:-2}
+"$bench" --mode gcn --data "$work/data" --hidden 128 --layers 2 --epochs "$epochs" --warmup "$warmup" \
   | tee "$work/ttgnn.json"
 "$py" "$(dirname "$0")/train_torch.py" --data "$work/data" --threads "$threads" --hidden 128 \
-  --epochs 10 --warmup 2 | tee "$work/torch.json"
+  --epochs "$epochs" --warmup "$warmup" | tee "$work/torch.json"
 "$py" - "$work/ttgnn.json" "$work/torch.json" <<'PY'
 import json, sys
 t, p = (json.load(open(f)) for f in sys.argv[1:3])

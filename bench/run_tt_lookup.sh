@@ -7,7 +7,9 @@
 # Environment: THREADS (2), RANKS (8,16,32), BATCHES (1000,10000,100000), REPS (9),
 # BUILD_DIR (build-bench; configured with -DTTGNN_ENABLE_BENCH=ON and built for the bench
 # target only), BENCH_BIN (an already built bench_tt_lookup: skips the build), PYTHON
-# (/usr/bin/python3, which has Debian's python3-torch), OUT (results folder, $BUILD_DIR).
+# (/usr/bin/python3, which has Debian's python3-torch), OUT (results folder, $BUILD_DIR),
+# WAIT_POLICY (OMP_WAIT_POLICY for both, e.g. passive on a machine shared with other jobs,
+# where spinning OpenMP threads lose their time slices; unset: the OpenMP default).
 # ttgnn and PyTorch run one configuration (rank, batch) after the other, so that both see the
 # same machine load. Raw results: $OUT/tt_lookup_results.jsonl.
 set -euo pipefail
@@ -33,11 +35,15 @@ fi
 }
 
 export OMP_NUM_THREADS=$THREADS OMP_PROC_BIND=false
+if [ -n "${WAIT_POLICY:-}" ]; then export OMP_WAIT_POLICY=$WAIT_POLICY; fi
 mkdir -p "$OUT"
 RESULTS=$OUT/tt_lookup_results.jsonl
-: >"$RESULTS"
-"$BENCH_BIN" --ranks 8 --batches 1000 --ids random --variants plain-atomic --reps "$REPS" |
-  grep gemm_peak >>"$RESULTS"
+echo "{\"bench\":\"load\",\"loadavg\":$(cut -d' ' -f1 /proc/loadavg)}" >"$RESULTS"
+peak() { # GEMM peak lines (the table uses the best of all of them)
+  "$BENCH_BIN" --ranks 8 --batches 1000 --ids random --variants plain-atomic --reps "$REPS" |
+    grep gemm_peak >>"$RESULTS"
+}
+peak
 for rank in ${RANKS//,/ }; do
   for batch in ${BATCHES//,/ }; do
     echo "rank $rank batch $batch ..." >&2
@@ -46,16 +52,24 @@ for rank in ${RANKS//,/ }; do
       --threads "$THREADS" >>"$RESULTS"
   done
 done
+peak
 
 "$PYTHON" - "$RESULTS" <<'EOF'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-peak = {r["scalar"]: r["gflops"] for r in rows if r["bench"] == "gemm_peak"}
+peak = {}
+for r in rows:
+    if r["bench"] == "gemm_peak":
+        peak[r["scalar"]] = max(peak.get(r["scalar"], 0), r["best_gflops"])
+load = next(r["loadavg"] for r in rows if r["bench"] == "load")
 tt = {(r["variant"], r["rank"], r["batch"], r["ids"]): r for r in rows
       if r.get("impl") == "ttgnn"}
 torch = {(r["rank"], r["batch"], r["ids"]): r for r in rows if r.get("impl") == "torch"}
 threads = next(r["threads"] for r in rows if r.get("impl") == "torch")
-print(f"threads={threads}  measured GEMM peak: sgemm {peak.get('float', 0):.1f} GFLOP/s, "
+import os
+print(f"threads={threads} OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(default)')}  "
+      f"load average at start {load}, at end {open('/proc/loadavg').read().split()[0]}")
+print(f"measured GEMM peak (best run): sgemm {peak.get('float', 0):.1f} GFLOP/s, "
       f"dgemm {peak.get('double', 0):.1f} GFLOP/s (OpenBLAS, n=1024)")
 print("rows/s (median); x = ratio to PyTorch; det/atomic = prefix path with deterministic / "
       "atomic backward; plain = per-row chain, atomic backward; GF = GFLOP/s executed by "

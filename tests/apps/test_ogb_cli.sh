@@ -24,11 +24,11 @@ json=$("$bin" ogb --name ogbn-arxiv --root "$root" --epochs 4 --hidden 16 --emb-
   --tt-rank 4 2>"$tmp/arxiv.log" | tail -n 1)
 echo "$json"
 check_json "$json" '
-s = d
+s = d["settings"]
 assert d["name"] == "ogbn-arxiv" and d["split"] == "time", d
-assert d["model"] == "gcn" and d["layers"] == 3 and d["batch_norm"] is True, d
-assert d["optimizer"] == "adamw" and abs(d["lr"] - 0.005) < 1e-12 and d["dropout"] == 0.5, d
-assert d["input"] == "tt" and d["order"] == "metis" and d["num_nodes"] == 700, d
+assert s["model"] == "gcn" and s["layers"] == 3 and s["batch_norm"] is True and not s["minibatch"], d
+assert s["optimizer"] == "adamw" and abs(s["lr"] - 0.005) < 1e-12 and s["dropout"] == 0.5, d
+assert s["input"] == "tt" and s["order"] == "metis" and d["num_nodes"] == 700, d
 assert d["embedding_params"] > 0 and d["compression"] > 1 and d["gnn_params"] > 0, d
 assert 0 <= d["test_acc"] <= 1 and 1 <= d["best_epoch"] <= 4 and d["peak_rss_mb"] > 0, d'
 grep -q "ogb: ogbn-arxiv" "$tmp/arxiv.log"
@@ -96,6 +96,21 @@ assert d["name"] == "ogbn-papers100M" and d["split"] == "time", d
 assert st["fanouts"] == [12, 12, 12] and abs(st["lr"] - 0.001) < 1e-12 and st["dropout"] == 0.1, d
 assert st["input"] == "feat+tt" and d["embedding_params"] > 0, d
 assert d["num_nodes"] == 700 and 0 <= d["test_acc"] <= 1, d'
+
+# ---- `ttgnn train --batch-size --fanout` (mini-batch GraphSAGE) on the bundled Cora
+if [ -n "${2:-}" ]; then
+  json=$("$bin" train --dataset "$2" --split planetoid --model sage --layers 2 --hidden 32 \
+    --batch-size 64 --fanout 10,25 --epochs 20 --lr 0.01 --seed 1 --json 2>/dev/null | tail -n 1)
+  echo "$json"
+  check_json "$json" '
+for k in ("test_acc", "valid_acc", "train_acc", "best_epoch", "gnn_params", "embedding_params",
+          "compression", "epoch_time_s", "peak_rss_mb"):
+    assert k in d, k
+assert d["batches_per_epoch"] == 3 and d["settings"]["fanouts"] == [10, 25], d
+# Cora, 140 labelled nodes, 7 classes: GraphSAGE reaches ~0.75-0.80; 20 epochs of 3 batches
+assert d["test_acc"] > 0.6, d'
+  if "$bin" train --dataset "$2" --model gcn --batch-size 64 --epochs 1 2>/dev/null; then exit 1; fi
+fi
 
 # ---- errors: unknown name, missing folder
 if "$bin" ogb --name ogbn-mag --root "$root" 2>/dev/null; then exit 1; fi

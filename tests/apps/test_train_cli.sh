@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# `ttgnn train` end to end on the bundled Cora (short runs): the JSON line parses and has the
+# required keys and every setting; progress lines on stderr; metrics CSV, curve SVG, embeddings
+# .npy (N x d, float32) and the checkpoint are written without leftover temporary files;
+# --resume continues at the saved epoch; a NaN loss exits with code 4 and keeps the last good
+# checkpoint; bad options fail with a message.
+set -eu
+bin=$1
+cora=$2
+work=${3:-$(mktemp -d)}
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+common=(--dataset "$cora" --input tt --order metis-hier --init ortho --tt-rank 4 --emb-dim 16
+        --hidden 16 --seed 3)
+
+# 0. The README's first command (the main job) runs as written and prints accuracy and
+#    compression.
+readme=$(dirname "$cora")/../README.md
+main_cmd=$(grep -m1 '^bash scripts/install-deps.sh && bash scripts/build.sh && build/bin/ttgnn train ' "$readme")
+test -n "$main_cmd"
+main_args=${main_cmd#*build/bin/ttgnn train }
+main_args=${main_args//datasets\/cora/$cora}
+# shellcheck disable=SC2086
+"$bin" train $main_args --quiet >main.txt 2>main_err.txt
+grep -q "^test accuracy 0\.[0-9]* " main.txt
+grep -q "(compression 17.5x against a full table)" main.txt
+tail -1 main.txt | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert d["input"]=="tt" and d["test_acc"] > 0.55, d'
+
+# 1. A short TT run with every output.
+"$bin" train "${common[@]}" --epochs 4 --json --metrics-out m.csv --curve-svg c.svg \
+  --export-embeddings e.npy --checkpoint run.ckpt >out.json 2>err.txt
+test "$(wc -l <out.json)" -eq 1
+python3 - out.json <<'PY'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+need = ["test_acc", "valid_acc", "train_acc", "best_epoch", "gnn_params", "embedding_params",
+        "compression", "epoch_time_s", "peak_rss_mb",
+        # every setting
+        "dataset", "split", "model", "input", "order", "init", "tt_rank", "tt_shape", "tt_dims",
+        "emb_dim", "hidden", "layers", "dropout", "epochs", "lr", "weight_decay", "optimizer",
+        "patience", "seed", "checkpoint", "resume", "export_embeddings", "metrics_out",
+        "curve_svg", "feature_norm", "warmup", "plateau_factor"]
+missing = [k for k in need if k not in d]
+assert not missing, missing
+assert d["status"] == "completed", d
+assert d["input"] == "tt" and d["order"] == "metis-hier" and d["tt_rank"] == 4, d
+assert d["embedding_params"] > 0 and d["compression"] > 10, d
+assert 0 <= d["test_acc"] <= 1 and 1 <= d["best_epoch"] <= 4, d
+assert d["peak_rss_mb"] > 1 and d["epoch_time_s"] > 0, d
+assert d["split"] == "planetoid" and d["checkpoint_epoch"] == 4, d
+PY
+grep -q "^epoch    1/4  loss [0-9.]*  train [0-9.]*  valid [0-9.]*  test [0-9.]*  lr .* s  ETA .* s$" err.txt
+test "$(grep -c '^epoch ' err.txt)" -eq 4
+test "$(head -1 m.csv)" = "epoch,loss,train_acc,valid_acc,test_acc,valid_loss,lr,epoch_time_s"
+test "$(wc -l <m.csv)" -eq 5
+head -c 5 c.svg | grep -q "<?xml"
+grep -q "<svg" c.svg
+grep -q ">valid<" c.svg
+grep -q ">selected epoch<" c.svg
+grep -q "</svg>" c.svg
+python3 - e.npy <<'PY'
+import array, ast, math, struct, sys
+raw = open(sys.argv[1], "rb").read()  # .npy by hand: numpy may be absent
+assert raw[:6] == b"\x93NUMPY" and raw[6] == 1, raw[:8]
+hlen = struct.unpack("<H", raw[8:10])[0]
+head = ast.literal_eval(raw[10:10 + hlen].decode("latin1"))
+assert head["descr"] == "<f4" and head["shape"] == (2708, 16) and not head["fortran_order"], head
+assert (10 + hlen) % 64 == 0
+values = array.array("f", raw[10 + hlen:])
+assert len(values) == 2708 * 16
+assert all(math.isfinite(v) for v in values) and max(abs(v) for v in values) > 0
+PY
+test -s run.ckpt
+if ls | grep -q "\.tmp-"; then echo "temporary files left behind"; exit 1; fi
+
+# 2. Resume: continues at epoch 5 and reaches epoch 6.
+"$bin" train "${common[@]}" --epochs 6 --json --checkpoint run.ckpt --resume --quiet \
+  >resumed.json 2>/dev/null
+python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); assert d["first_epoch"]==5 and d["last_epoch"]==6, d' resumed.json
+# A checkpoint of another model is refused.
+if "$bin" train "${common[@]}" --hidden 8 --epochs 6 --checkpoint run.ckpt --resume --quiet \
+  >/dev/null 2>wrong.txt; then exit 1; fi
+grep -q "another model" wrong.txt
+
+# 3. Human summary then the JSON line (features input, GCN, row-normalised).
+"$bin" train --dataset "$cora" --input feat --feature-norm row --epochs 3 --quiet >sum.txt 2>/dev/null
+grep -q "^test accuracy " sum.txt
+tail -1 sum.txt | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert d["compression"] is None and d["embedding_params"]==0, d'
+"$bin" train --dataset "$cora" --model sage --input emb --init spectral --emb-dim 8 --epochs 2 \
+  --quiet >sage.txt 2>/dev/null
+grep -q "compression 1.0x" sage.txt
+
+# 4. A huge learning rate: exit code 4, a message, the last good checkpoint kept.
+set +e
+"$bin" train "${common[@]}" --epochs 20 --lr 1e30 --emb-lr 1e30 --checkpoint nan.ckpt \
+  --quiet >nan.txt 2>nan_err.txt
+code=$?
+set -e
+test "$code" -eq 4
+grep -q "training stopped, the checkpoint nan.ckpt keeps epoch" nan_err.txt
+test -s nan.ckpt
+tail -1 nan.txt | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert d["status"]=="nonfinite" and d["checkpoint_epoch"]>=1, d'
+
+# 5. Bad settings fail with a message and exit code 1.
+set +e
+"$bin" train --dataset "$cora" --model gat --epochs 1 >/dev/null 2>bad.txt
+test $? -eq 1 || exit 1
+grep -q "unknown model 'gat'" bad.txt
+"$bin" train --dataset "$cora" --input feat --epochs 1 --export-embeddings x.npy >/dev/null 2>bad2.txt
+test $? -eq 1 || exit 1
+grep -q "has no embedding table" bad2.txt
+"$bin" train --dataset "$cora" --input tt --tt-dims 4,4 --emb-dim 64 --epochs 1 >/dev/null 2>bad3.txt
+test $? -eq 1 || exit 1
+grep -q "multiply to 16" bad3.txt
+set -e
+echo "train CLI checks passed"
