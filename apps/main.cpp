@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <vector>
 
 namespace {
 
@@ -55,9 +56,25 @@ int main(int argc, char *argv[]) {
     usage(stderr);
     return 2;
   }
-  Kokkos::ScopeGuard kokkos(argc, argv); // removes --kokkos-* arguments from argv
+  // Kokkos::initialize prints its own help on --help/-h, so it never sees them: they are put
+  // back after it has removed the --kokkos-* arguments.
+  bool help = false;
+  std::vector<char *> args;
+  for (int i = 0; i < argc; ++i) {
+    bool const is_help = i >= 2 && (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h"));
+    help = help || is_help;
+    if (!is_help)
+      args.push_back(argv[i]);
+  }
+  int kokkos_argc = static_cast<int>(args.size());
+  args.push_back(nullptr);
+  Kokkos::ScopeGuard kokkos(kokkos_argc, args.data()); // removes --kokkos-* arguments
+  args.resize(static_cast<std::size_t>(kokkos_argc));
+  char help_flag[] = "--help";
+  if (help)
+    args.push_back(help_flag);
   try {
-    return command->run(argc - 2, argv + 2);
+    return command->run(static_cast<int>(args.size()) - 2, args.data() + 2);
   } catch (ttgnn::Error const &e) {
     std::fprintf(stderr, "ttgnn %s: error: %s\n", command->name, e.what());
     return 1;
