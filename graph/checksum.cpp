@@ -73,9 +73,10 @@ std::uint64_t checksum64(void const *data, std::size_t len, std::uint64_t seed) 
     h = seed + p5;
   }
   h += static_cast<std::uint64_t>(len);
-  for (; p + 8 <= end; p += 8)
+  // compare lengths, not p + 8 <= end: no pointer past the end (or off a null data()) is formed
+  for (; end - p >= 8; p += 8)
     h = rotl(h ^ round64(0, read64(p)), 27) * p1 + p4;
-  if (p + 4 <= end) {
+  if (end - p >= 4) {
     h = rotl(h ^ (static_cast<std::uint64_t>(read32(p)) * p1), 23) * p2 + p3;
     p += 4;
   }

@@ -69,8 +69,18 @@ Dataset<Ordinal> load_edge_list(std::string const &edges_path, GenericOptions co
   }
   io::EdgeList<Ordinal> edges =
       io::read_edges_text<Ordinal>(edges_path, n, io::EdgeTextFormat{true, true, true});
-  if (n == 0)
+  if (n == 0) {
     n = edges.max_id + 1;
+    // N from the largest id alone: ids that leave almost every node without an edge (and there
+    // are no labels or features to give those nodes meaning) are not 0-based contiguous ids; do
+    // not allocate a graph of that size on the strength of one stray number.
+    const auto e = static_cast<std::int64_t>(edges.src.size());
+    if (n > (std::int64_t(1) << 20) && n / 16 > 2 * e)
+      throw InputError(edges_path + ": largest node id " + std::to_string(edges.max_id) +
+                       " but only " + std::to_string(e) +
+                       " edges: ids must be 0-based and contiguous (renumber them), or give the "
+                       "number of nodes explicitly (num_nodes / --num-nodes)");
+  }
   if (n > 0 && n - 1 > static_cast<std::int64_t>(std::numeric_limits<Ordinal>::max()))
     throw ConfigError(edges_path + ": " + std::to_string(n) + " nodes do not fit a " +
                       std::to_string(8 * sizeof(Ordinal)) + "-bit node id; load with int64");

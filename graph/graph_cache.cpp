@@ -100,19 +100,20 @@ std::string expand(SparseRows const &s,
   auto const *off = s.offsets.data();
   auto const *col = s.cols.data();
   auto const *val = s.values.data();
-  const std::int64_t bad = text::host_sum("ttgnn::graph_cache::expand_features", rows, rows + nnz,
-                                          [=](std::int64_t i, std::int64_t &acc) {
-                                            if (off[i + 1] < off[i] || off[i + 1] > nnz) {
-                                              ++acc;
-                                              return;
-                                            }
-                                            for (std::int64_t k = off[i]; k < off[i + 1]; ++k) {
-                                              if (col[k] < 0 || col[k] >= cols)
-                                                ++acc;
-                                              else
-                                                x(i, col[k]) = val[k];
-                                            }
-                                          });
+  const std::int64_t bad =
+      text::host_sum("ttgnn::graph_cache::expand_features", rows, rows + nnz,
+                     [=](std::int64_t i, std::int64_t &acc) {
+                       if (off[i] < 0 || off[i + 1] < off[i] || off[i + 1] > nnz) {
+                         ++acc;
+                         return;
+                       }
+                       for (std::int64_t k = off[i]; k < off[i + 1]; ++k) {
+                         if (col[k] < 0 || col[k] >= cols)
+                           ++acc;
+                         else
+                           x(i, col[k]) = val[k];
+                       }
+                     });
   return bad ? "sparse feature rows out of order or columns out of range" : "";
 }
 
@@ -156,12 +157,15 @@ template <class Ordinal> std::string check_structure(Dataset<Ordinal> const &d) 
   const std::int64_t n = d.num_nodes();
   auto row_map = d.graph.row_map;
   auto entries = d.graph.entries;
+  const std::int64_t arcs = d.graph.num_arcs();
   if (row_map(0) != 0 || row_map(n) != d.graph.num_arcs())
     return "row_map does not span the entries";
   const std::int64_t bad =
       text::host_sum("ttgnn::graph_cache::check_rows", n, n + d.graph.num_arcs(),
                      [=](std::int64_t i, std::int64_t &acc) {
-                       if (row_map(i + 1) < row_map(i))
+                       // every row inside [0, arcs) on its own: rows are checked in
+                       // parallel, so an earlier bad row does not protect this one
+                       if (row_map(i) < 0 || row_map(i + 1) < row_map(i) || row_map(i + 1) > arcs)
                          ++acc;
                        else
                          for (std::int64_t k = row_map(i); k < row_map(i + 1); ++k)
@@ -307,7 +311,8 @@ CacheStatus read_graph_cache(std::string const &path, std::string const &key, Da
                                            std::to_string(expected));
   std::uint64_t sum = checksum64(in.bytes.data(), in.bytes.size(), 0);
   for (auto const &s : sections) {
-    if (std::fread(s.data, 1, s.bytes, file.f) != s.bytes)
+    // an empty section's data() may be null, which fread must not get (even for 0 bytes)
+    if (s.bytes > 0 && std::fread(s.data, 1, s.bytes, file.f) != s.bytes)
       return why(CacheStatus::truncated, "data end early");
     sum = parallel_checksum64(s.data, s.bytes, sum);
   }
@@ -381,7 +386,8 @@ void write_graph_cache(std::string const &path, std::string const &key, Dataset<
   bool ok = std::fwrite(header.data(), 1, header.size(), f) == header.size();
   std::uint64_t sum = checksum64(header.data(), header.size(), 0);
   for (auto const &s : sections) {
-    ok = ok && std::fwrite(s.data, 1, s.bytes, f) == s.bytes;
+    // an empty section's data() may be null, which fwrite must not get (even for 0 bytes)
+    ok = ok && (s.bytes == 0 || std::fwrite(s.data, 1, s.bytes, f) == s.bytes);
     sum = parallel_checksum64(s.data, s.bytes, sum);
   }
   ok = ok && std::fwrite(&sum, 1, 8, f) == 8;

@@ -4,11 +4,15 @@
 
 #include <zip.h>
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 namespace ttgnn {
 
@@ -18,6 +22,9 @@ namespace {
 struct ByteSource {
   virtual ~ByteSource() = default;
   virtual std::size_t read(void *buffer, std::size_t bytes) = 0;
+  /// At most how many bytes read() can still deliver (-1: unknown). Lets a header that
+  /// promises more data than the source holds be rejected before anything is allocated.
+  virtual std::int64_t bytes_left() { return -1; }
   /// Called once the array has been read: a zip member is read to its end so that libzip
   /// checks its CRC (a corrupt member is never accepted silently).
   virtual void finish() {}
@@ -33,6 +40,13 @@ struct FileSource final : ByteSource {
     if (got < bytes && std::ferror(file))
       throw InputError(path + ": read error: " + std::strerror(errno));
     return got;
+  }
+  std::int64_t bytes_left() override {
+    struct stat st;
+    const long at = std::ftell(file);
+    if (at < 0 || ::fstat(::fileno(file), &st) != 0 || !S_ISREG(st.st_mode))
+      return -1;
+    return std::max<std::int64_t>(0, static_cast<std::int64_t>(st.st_size) - at);
   }
 };
 
@@ -76,6 +90,21 @@ struct ZipSource final : ByteSource {
     file = zip_fopen_index(archive.zip, static_cast<zip_uint64_t>(index), 0);
     if (!file)
       throw InputError(where + ": cannot open member: " + zip_strerror(archive.zip));
+    zip_stat_t st;
+    zip_stat_init(&st);
+    if (zip_stat_index(archive.zip, static_cast<zip_uint64_t>(index), 0, &st) == 0 &&
+        (st.valid & ZIP_STAT_SIZE) && (st.valid & ZIP_STAT_COMP_SIZE) &&
+        (st.valid & ZIP_STAT_COMP_METHOD)) {
+      // deflate expands at most 1032:1, stored members not at all: a size beyond that is a lie
+      const bool stored = st.comp_method == ZIP_CM_STORE;
+      const bool deflated = st.comp_method == ZIP_CM_DEFLATE;
+      if ((stored && st.size != st.comp_size) || (deflated && st.size / 1032 > st.comp_size + 1))
+        throw InputError(where + ": member claims " + std::to_string(st.size) + " bytes from " +
+                         std::to_string(st.comp_size) + " compressed bytes (corrupt archive)");
+      left = st.size > static_cast<zip_uint64_t>(std::numeric_limits<std::int64_t>::max())
+                 ? -1
+                 : static_cast<std::int64_t>(st.size);
+    }
   }
   ~ZipSource() override {
     if (file)
@@ -92,8 +121,12 @@ struct ZipSource final : ByteSource {
         break;
       total += static_cast<std::size_t>(got);
     }
+    if (left >= 0)
+      left = std::max<std::int64_t>(0, left - static_cast<std::int64_t>(total));
     return total;
   }
+  std::int64_t bytes_left() override { return left; }
+  std::int64_t left = -1; ///< the member's uncompressed size minus what was read
   void finish() override {
     char probe[64];
     while (read(probe, sizeof probe) > 0) {
@@ -216,7 +249,7 @@ float half_to_float(std::uint16_t h) {
 }
 
 std::int64_t NpyHeader::num_elements() const {
-  std::int64_t n = 1;
+  std::int64_t n = 1; // parse_npy_header checked that the product fits
   for (auto s : shape)
     n *= s;
   return n;
@@ -269,6 +302,9 @@ NpyHeader parse_npy_header(std::string_view dict, std::string const &where) {
       if (ec != std::errc() || p != item.data() + item.size() || v < 0)
         throw InputError(where + ": malformed .npy header (bad shape entry '" + std::string(item) +
                          "')");
+      std::int64_t product = 0;
+      if (__builtin_mul_overflow(h.num_elements(), v, &product))
+        throw InputError(where + ": malformed .npy header (shape has more than 2^63 elements)");
       h.shape.push_back(v);
     }
     if (comma == std::string_view::npos)
@@ -310,6 +346,13 @@ struct NpyReader::Impl {
       throw InputError(where + ": truncated .npy header");
     header = parse_npy_header(dict, where);
     remaining = header.num_elements();
+    // Callers allocate for the whole array from the shape: check it against the data first.
+    const std::int64_t left = source->bytes_left();
+    if (left >= 0 && remaining > left / header.item_size)
+      throw InputError(where + ": data end early: the header promises " +
+                       std::to_string(remaining) + " elements of " +
+                       std::to_string(header.item_size) + " bytes, only " + std::to_string(left) +
+                       " bytes follow (truncated file or corrupt header)");
   }
 
   template <class Out> void read(Out *out, std::size_t count) {
