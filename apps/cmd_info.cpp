@@ -89,8 +89,11 @@ int run_info(int argc, char const *const *argv) {
     o.cache_dir = opts.get("cache");
     d = load_ogb<std::int64_t>(path, o, &li);
   }
-  if (!li.cache_detail.empty() && li.cache != CacheStatus::missing)
-    std::fprintf(stderr, "ttgnn info: cache %s: %s\n", to_string(li.cache),
+  // a rejected (stale, truncated, corrupt) cache is never used; say so, and whether it was
+  // rebuilt, or why a new cache could not be written
+  if (!li.cache_detail.empty() && (li.cache != CacheStatus::missing || !li.cache_written))
+    std::fprintf(stderr, "ttgnn info: warning: cache %s, %s: %s\n", to_string(li.cache),
+                 li.cache_written ? "rebuilt from the sources" : "not written",
                  li.cache_detail.c_str());
   const GraphStats s = compute_graph_stats(Kokkos::DefaultHostExecutionSpace(), d);
   if (!opts.get_flag("json")) {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <vector>
 
 namespace {
@@ -77,6 +78,12 @@ int main(int argc, char *argv[]) {
     return command->run(static_cast<int>(args.size()) - 2, args.data() + 2);
   } catch (ttgnn::Error const &e) {
     std::fprintf(stderr, "ttgnn %s: error: %s\n", command->name, e.what());
+    return 1;
+  } catch (std::bad_alloc const &e) { // e.g. a node count far beyond this machine's memory
+    std::fprintf(stderr,
+                 "ttgnn %s: error: out of memory (%s): the input asks for more than this "
+                 "machine has; check the node count and dimensions\n",
+                 command->name, e.what());
     return 1;
   } catch (std::exception const &e) {
     std::fprintf(stderr, "ttgnn %s: internal error: %s\n", command->name, e.what());

@@ -12,6 +12,14 @@ namespace {
 constexpr std::size_t chunk_size = 1 << 20;
 constexpr std::size_t first_chunk = 1 << 16;
 constexpr std::size_t block_size = 4 << 20;
+
+/// zlib's gzerror() text without the "<path>: " prefix it adds (the caller names the file).
+std::string zlib_message(char const *msg, std::string const &path) {
+  std::string m = msg && *msg ? msg : "zlib error";
+  if (m.compare(0, path.size() + 2, path + ": ") == 0)
+    m.erase(0, path.size() + 2);
+  return m;
+}
 } // namespace
 
 LineReader::LineReader(std::string path) : path_(std::move(path)) {
@@ -44,7 +52,7 @@ bool LineReader::fill() {
     int code = 0;
     const char *msg = gzerror(gz, &code);
     throw InputError(path_ + ": corrupt compressed data near line " +
-                     std::to_string(line_number_ + 1) + ": " + (msg ? msg : "zlib error"));
+                     std::to_string(line_number_ + 1) + ": " + zlib_message(msg, path_));
   }
   buffer_.resize(old + static_cast<std::size_t>(got));
   if (got == 0) {
@@ -53,7 +61,8 @@ bool LineReader::fill() {
     int code = 0;
     const char *msg = gzerror(gz, &code);
     if (code != Z_OK && code != Z_STREAM_END)
-      throw InputError(path_ + ": truncated or corrupt gzip stream: " + (msg ? msg : ""));
+      throw InputError(path_ + ": truncated or corrupt gzip stream near line " +
+                       std::to_string(line_number_ + 1) + ": " + zlib_message(msg, path_));
   }
   return got > 0;
 }

@@ -1,5 +1,9 @@
 #include "graph/ogb_loader.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 #include "core/error.hpp"
 #include "graph/npy_reader.hpp"
 #include "graph/table_readers.hpp"
@@ -226,15 +230,27 @@ Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, Lo
     throw ConfigError(dir + ": " + std::to_string(n) + " nodes do not fit a " +
                       std::to_string(8 * sizeof(Ordinal)) + "-bit node id; load with int64");
 
+  auto gigabytes = [](double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", bytes / 1e9);
+    return std::string(text);
+  };
+  // An absurd count is an input error, not an allocation failure halfway through the load.
+  const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  if (const double need = 12.0 * static_cast<double>(n); memory > 0 && need > memory)
+    throw InputError(counts_file + ": " + std::to_string(n) + " nodes need at least " +
+                     gigabytes(need) + " GB (row offsets and labels), more than the " +
+                     gigabytes(memory) + " GB of memory of this machine");
+
   // ---- small per-node files and the split, checked before the big ones
   const std::int64_t meta_classes = meta_int(meta, "num_classes", files.meta);
   if (!files.label.empty() || !files.label_npz.empty()) {
     d.labels = files.binary ? io::read_labels_npy(files.label_npz, "node_label.npy", n)
                             : io::read_labels_text(files.label, n);
     li.num_classes_source = meta_classes > 0 ? "meta.csv" : "max label + 1";
-    d.num_classes =
-        io::check_labels(d.labels, static_cast<int>(std::max<std::int64_t>(meta_classes, 0)),
-                         files.binary ? files.label_npz : files.label, "meta.csv");
+    d.num_classes = io::check_labels(
+        d.labels, static_cast<int>(std::max<std::int64_t>(meta_classes, 0)),
+        files.binary ? files.label_npz : files.label, "meta.csv", files.binary ? 0 : 1);
   } else {
     d.labels = Kokkos::View<std::int32_t *, Kokkos::HostSpace>("ttgnn::load::labels", n);
     Kokkos::deep_copy(d.labels, -1);

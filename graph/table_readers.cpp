@@ -54,8 +54,8 @@ template <class Ordinal> struct EdgeLineParser {
     std::string_view a, b;
     if (!split_pair(line, format.any_separator, a, b))
       return std::string("expected two node ids separated by ") +
-             (format.any_separator ? "',', a tab or spaces" : "','") + ", got '" +
-             std::string(line.substr(0, 80)) + "'";
+             (format.any_separator ? "',', a tab or spaces" : "','") + ", got " +
+             text::quoted(line);
     std::int64_t u = -1, v = -1;
     std::string msg = text::check_node_id(a, num_nodes, max_id, u);
     if (msg.empty())
@@ -144,9 +144,14 @@ EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_node
       if (parser.skip(line))
         continue;
       const std::string msg = parser.parse(line, out.src, out.dst, out.max_id);
-      const bool has_letter = std::any_of(line.begin(), line.end(), [](char c) {
-        return std::isalpha(static_cast<unsigned char>(c)) != 0;
-      });
+      // a header is text: letters, and no control bytes (binary garbage is not a header)
+      const bool has_letter =
+          std::any_of(line.begin(), line.end(),
+                      [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }) &&
+          std::none_of(line.begin(), line.end(), [](char c) {
+            const auto u = static_cast<unsigned char>(c);
+            return (u < 0x20 && u != '\t') || u == 0x7f;
+          });
       if (!msg.empty() && !(format.header && has_letter))
         in.fail(msg);
       break;
@@ -195,8 +200,10 @@ std::int64_t read_count_text(std::string const &path) {
   if (!in.next(line))
     throw InputError(path + ": empty file (expected one integer)");
   std::int64_t v = -1;
-  if (!text::parse_int(line, v) || v < 0)
-    in.fail("expected one non-negative integer, got '" + std::string(line) + "'");
+  const bool parsed = text::parse_int(line, v);
+  if (!parsed || v < 0)
+    in.fail("expected one non-negative integer, got " + text::quoted(trim(line)) +
+            (!parsed && text::is_integer_text(line) ? " (does not fit 64 bits)" : ""));
   while (in.next(line))
     if (!trim(line).empty())
       in.fail("expected one integer (one graph) but the file has more lines");

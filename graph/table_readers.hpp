@@ -62,9 +62,12 @@ Kokkos::View<std::int32_t *, Kokkos::HostSpace>
 read_labels_npy(std::string const &path, std::string const &member, std::int64_t num_nodes);
 
 /// Checks every label against [0, num_classes) when num_classes > 0, and returns the class
-/// count: \p num_classes when > 0, else max label + 1. \p origin names where labels came from.
+/// count: \p num_classes when > 0, else max label + 1. \p origin names where labels came from;
+/// \p first_line > 0: \p origin is a text file with node i on line first_line + i (named in
+/// the message).
 int check_labels(Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels, int num_classes,
-                 std::string const &origin, std::string const &classes_origin);
+                 std::string const &origin, std::string const &classes_origin,
+                 std::int64_t first_line = 0);
 
 /// Number of comma-separated values on the first line of a dense feature file (0 if empty).
 std::int64_t peek_feature_dim_text(std::string const &path);

@@ -107,12 +107,17 @@ read_labels_npy(std::string const &path, std::string const &member, std::int64_t
 }
 
 int check_labels(Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels, int num_classes,
-                 std::string const &origin, std::string const &classes_origin) {
+                 std::string const &origin, std::string const &classes_origin,
+                 std::int64_t first_line) {
   std::int64_t max_label = -1;
   for (std::size_t i = 0; i < labels.extent(0); ++i) {
     const std::int32_t y = labels(i);
     if (num_classes > 0 && y >= num_classes)
-      throw InputError(origin + ": node " + std::to_string(i) + " has label " + std::to_string(y) +
+      throw InputError(origin +
+                       (first_line > 0
+                            ? ":" + std::to_string(first_line + static_cast<std::int64_t>(i))
+                            : std::string()) +
+                       ": node " + std::to_string(i) + " has label " + std::to_string(y) +
                        ", outside [0, " + std::to_string(num_classes) + ") (num_classes " +
                        std::to_string(num_classes) + " from " + classes_origin + ")");
     max_label = std::max<std::int64_t>(max_label, y);

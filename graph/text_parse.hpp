@@ -47,12 +47,39 @@ template <class Real> inline bool parse_real(std::string_view s, Real &value) {
   return ec == std::errc() && p == s.data() + s.size() && !s.empty();
 }
 
+/// \p s (at most \p max bytes, then "...") in single quotes, with every byte that is not
+/// printable ASCII written as \xNN, so binary garbage in an input gives a readable message.
+inline std::string quoted(std::string_view s, std::size_t max = 80) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out = "'";
+  for (std::size_t i = 0; i < s.size() && i < max; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out + (s.size() > max ? "...'" : "'");
+}
+
+/// True when \p s (trimmed) is an optional sign and digits only: an integer, perhaps too large.
+inline bool is_integer_text(std::string_view s) {
+  s = trim(s);
+  if (!s.empty() && (s.front() == '+' || s.front() == '-'))
+    s.remove_prefix(1);
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 /// Checks a node id token: a non-negative integer below \p num_nodes (no bound when
 /// num_nodes <= 0, except that it must fit \p max_id). Returns "" or what was wrong.
 inline std::string check_node_id(std::string_view token, std::int64_t num_nodes,
                                  std::int64_t max_id, std::int64_t &id) {
   if (!parse_int(token, id))
-    return "expected an integer node id, got '" + std::string(trim(token)) + "'";
+    return is_integer_text(token) ? "node id " + quoted(trim(token)) + " does not fit 64 bits"
+                                  : "expected an integer node id, got " + quoted(trim(token));
   if (id < 0)
     return "node id " + std::to_string(id) + " is negative";
   if (num_nodes > 0 && id >= num_nodes)

@@ -65,7 +65,7 @@ TEST_CASE("label outside [0, C) with C from meta.csv") {
   auto dir = with_file("label_c", "raw/node-label.csv", "0\n1\nnan\n3\n0\n1\n");
   CHECK(load_error(dir) ==
         path_in(dir, "raw/node-label.csv") +
-            ": node 3 has label 3, outside [0, 3) (num_classes 3 from meta.csv)");
+            ":4: node 3 has label 3, outside [0, 3) (num_classes 3 from meta.csv)");
 }
 
 TEST_CASE("negative or non-numeric label") {
