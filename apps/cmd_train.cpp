@@ -7,6 +7,7 @@
 #include "apps/commands.hpp"
 #include "apps/minibatch_pipeline.hpp"
 #include "apps/train_pipeline.hpp"
+#include "core/error.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -23,6 +24,10 @@ int run_train(int argc, char const *const *argv) {
     return 0;
   const TrainSettings settings = train_settings_from(opts);
   const MinibatchCliSettings minibatch = minibatch_settings_from(opts);
+  if (minibatch.batch_size > 0 && settings.tt_backward != "deterministic")
+    throw ConfigError("--tt-backward " + settings.tt_backward +
+                      " is not implemented for mini-batch training (--batch-size): it always "
+                      "uses the deterministic backward");
   const TrainRunSummary sum = minibatch.batch_size > 0
                                   ? run_minibatch_training(settings, minibatch, stderr)
                                   : run_full_batch_training(settings, stderr);

@@ -203,6 +203,11 @@ void declare_train_options(Options &opts) {
       .value("plateau-patience", "epochs without improvement before a reduction",
              std::to_string(d.plateau_patience))
       .value("seed", "seed of weights, dropout, embedding init and the random/METIS order", "0")
+      .value("tt-backward",
+             "embedding backward (TT and full table): deterministic (sort-and-reduce, "
+             "bitwise reproducible at a fixed thread count) | atomic (atomic adds, faster on "
+             "GPUs, not reproducible)",
+             d.tt_backward)
       .value("checkpoint", "checkpoint file (written every --checkpoint-every epochs)")
       .value("checkpoint-every", "epochs between checkpoints", std::to_string(d.checkpoint_every))
       .flag("resume", "continue from --checkpoint when it exists")
@@ -267,6 +272,8 @@ TrainSettings train_settings_from(Options const &opts) {
   if (seed < 0)
     throw ConfigError("--seed must be >= 0, got " + std::to_string(seed));
   s.seed = static_cast<std::uint64_t>(seed);
+  s.tt_backward = opts.get("tt-backward");
+  parse_tt_backward_mode(s.tt_backward); // ConfigError naming the choices
   s.checkpoint = opts.get("checkpoint");
   s.checkpoint_every = static_cast<int>(nonneg_int("checkpoint-every", 1));
   s.resume = opts.get_flag("resume");
@@ -361,7 +368,9 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
       rows = std::max(rows, ordering.old_to_row(v) + 1);
     shape = make_tt_shape(rows, s.emb_dim, n_factors, d_factors, s.tt_rank);
     note("TT table " + shape.to_string() + ", init " + s.init);
-    auto table = std::make_shared<TtEmbedding<Scalar, Space>>(shape);
+    TtEmbeddingOptions tt_options;
+    tt_options.mode = parse_tt_backward_mode(s.tt_backward);
+    auto table = std::make_shared<TtEmbedding<Scalar, Space>>(shape, tt_options);
     table->set_cores_from_host(
         space, initial_tt_cores(shape, data.graph, ordering.old_to_row, init_options, &init_info));
     input.set_tt_embedding(table, to_device(ordering.new_to_row(), "ttgnn::train::node_rows"));
@@ -370,6 +379,7 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
          s.init);
     FullEmbeddingOptions fo;
     fo.gradient = FullGradient::dense;
+    fo.mode = parse_tt_backward_mode(s.tt_backward);
     auto table = std::make_shared<FullEmbedding<Scalar, Space>>(n, s.emb_dim, fo);
     const auto values = initial_full_table(
         n, s.emb_dim, data.graph, ordering.permutation.old_to_new, init_options, &init_info);
@@ -558,6 +568,7 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   j.field("plateau_factor", s.plateau_factor);
   j.field("plateau_patience", s.plateau_patience);
   j.field("seed", static_cast<unsigned long long>(s.seed));
+  j.field("tt_backward", s.tt_backward);
   j.field("checkpoint", s.checkpoint);
   j.field("checkpoint_every", s.checkpoint_every);
   j.field("checkpoint_epoch", result.checkpoint_epoch);

@@ -49,6 +49,9 @@ struct TrainSettings {
   double plateau_factor = 1.0;
   int plateau_patience = 10;
   std::uint64_t seed = 0;
+  /// Embedding backward: deterministic (sort-and-reduce, bitwise reproducible at a fixed
+  /// thread count) | atomic (atomic adds: faster on GPUs, not reproducible).
+  std::string tt_backward = "deterministic";
   // outputs
   std::string checkpoint;
   int checkpoint_every = 1;

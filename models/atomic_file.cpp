@@ -1,10 +1,14 @@
 #include "models/atomic_file.hpp"
 
+#include <sys/stat.h>
+
 #include "core/error.hpp"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 #include <unistd.h>
 
 namespace ttgnn {
@@ -17,6 +21,10 @@ AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
   if (fd < 0)
     throw InputError(path_ +
                      ": cannot create a temporary file next to it: " + std::strerror(errno));
+  // mkstemp creates the file 0600; give it the mode a plain fopen would (0666 less the umask)
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
   file_ = fdopen(fd, "wb");
   if (!file_) {
     const std::string why = std::strerror(errno);
@@ -63,6 +71,22 @@ void write_file_atomic(std::string const &path, std::string const &content) {
   AtomicFileWriter w(path);
   w.write(content);
   w.commit();
+}
+
+std::size_t remove_stale_temporaries(std::string const &path) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  const std::string prefix = p.filename().string() + ".tmp-";
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::size_t removed = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() == prefix.size() + 6 && name.compare(0, prefix.size(), prefix) == 0 &&
+        it->is_regular_file(ec) && fs::remove(it->path(), ec))
+      ++removed;
+  }
+  return removed;
 }
 
 } // namespace ttgnn

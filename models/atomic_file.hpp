@@ -38,6 +38,11 @@ private:
 /// \brief Writes \p content to \p path through an AtomicFileWriter.
 void write_file_atomic(std::string const &path, std::string const &content);
 
+/// \brief Deletes the temporary files (`PATH.tmp-XXXXXX`, 6 characters after the dash) that
+/// AtomicFileWriters of \p path left in its folder when their process was killed mid-write.
+/// Call it only while no other process writes \p path. Returns how many were removed.
+std::size_t remove_stale_temporaries(std::string const &path);
+
 } // namespace ttgnn
 
 #endif

@@ -21,9 +21,11 @@
 /// parameters, BatchNorm statistics, both optimizers' moments and step counts, dropout
 /// counters, the schedule, the selection state, the best parameters and the history; so a run
 /// resumed from epoch k reaches bitwise the same parameters as an uninterrupted one (with the
-/// deterministic kernels, at the same thread count).
+/// deterministic kernels, at the same thread count). Temporary files of checkpoint writes
+/// interrupted by a kill (models/atomic_file.hpp) are removed when training starts.
 
 #include "core/error.hpp"
+#include "models/atomic_file.hpp"
 #include "models/checkpoint.hpp"
 #include "models/gnn_model.hpp"
 #include "models/log_softmax_cross_entropy.hpp"
@@ -100,6 +102,10 @@ public:
   TrainResult train() {
     TrainResult result;
     int start = 0;
+    // A run killed while writing a checkpoint leaves its temporary file (never read: load()
+    // opens only the path itself); clear such leftovers of earlier runs.
+    if (!options_.checkpoint_path.empty())
+      remove_stale_temporaries(options_.checkpoint_path);
     if (options_.resume && !options_.checkpoint_path.empty() &&
         file_exists(options_.checkpoint_path)) {
       start = load_checkpoint(options_.checkpoint_path);
