@@ -175,6 +175,10 @@ ExperimentResult run_minibatch(Dataset<std::int32_t> const &data, ExperimentSett
   o.eval_every = s.eval_every;
   o.patience = s.patience;
   o.max_batches = s.max_batches;
+  o.checkpoint_path = s.checkpoint;
+  o.checkpoint_every = s.checkpoint_every;
+  o.resume = s.resume;
+  o.fingerprint = s.fingerprint;
   o.seed = s.seed;
   o.input.kind = parse_minibatch_input(s.input);
   o.input.dim = s.emb_dim;
@@ -213,6 +217,8 @@ ExperimentResult run_minibatch(Dataset<std::int32_t> const &data, ExperimentSett
   out.epoch_time_s = r.epoch_time_s;
   out.peak_rss_mb = r.peak_rss_mb;
   out.batches_per_epoch = r.batches_per_epoch;
+  out.first_epoch = r.first_epoch;
+  out.checkpoint_epoch = r.checkpoint_epoch;
   return out;
 }
 

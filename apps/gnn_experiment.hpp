@@ -46,6 +46,10 @@ struct ExperimentSettings {
   std::vector<std::int64_t> fanouts{5, 10, 15};
   int eval_every = 1;
   std::int64_t max_batches = 0;
+  std::string checkpoint;   ///< mini-batch: checkpoint file ("" = none)
+  int checkpoint_every = 1; ///< mini-batch: epochs between checkpoints
+  bool resume = false;      ///< mini-batch: continue from `checkpoint` when it exists
+  std::string fingerprint;  ///< mini-batch: data settings a resumed checkpoint must match
   std::uint64_t seed = 0;
 };
 
@@ -67,6 +71,8 @@ struct ExperimentResult {
   std::int64_t metis_cut = -1;
   double epoch_time_s = 0, order_seconds = 0, train_seconds = 0, peak_rss_mb = 0;
   std::int64_t batches_per_epoch = 0; ///< mini-batch only
+  int first_epoch = 1;                ///< mini-batch: first epoch run (> 1 after a resume)
+  int checkpoint_epoch = 0;           ///< mini-batch: epoch in the checkpoint file (0: none)
 };
 
 /// \brief Runs \p settings on \p data (original ids; permuted inside). Progress lines (one per

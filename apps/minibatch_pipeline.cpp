@@ -70,7 +70,7 @@ void check_supported(TrainSettings const &s, bool minibatch) {
   };
   if (minibatch && s.model != "sage")
     throw ConfigError("mini-batch training (--batch-size) trains GraphSAGE: add --model sage");
-  if (!s.checkpoint.empty() || s.resume)
+  if (!minibatch && (!s.checkpoint.empty() || s.resume))
     refuse("--checkpoint/--resume");
   if (!s.export_embeddings.empty())
     refuse("--export-embeddings");
@@ -160,6 +160,14 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
 
   LoadOptions load;
   load.split = choose_split(s.dataset, s.split);
+  e.checkpoint = s.checkpoint;
+  e.checkpoint_every = s.checkpoint_every;
+  e.resume = s.resume;
+  {
+    std::error_code ec;
+    e.fingerprint = "dataset=" + fs::weakly_canonical(s.dataset, ec).string() +
+                    " split=" + load.split + " order=" + s.order;
+  }
   load.features = s.input == "feat" || s.input == "feat+tt";
   load.cache_dir = s.cache_dir;
   if (progress)
@@ -242,8 +250,14 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
   j.field("compression", sum.compression);
   j.field("tt_shape", r.tt_shape);
   j.field("epoch_time_s", sum.epoch_seconds);
-  if (minibatch)
+  if (minibatch) {
     j.field("batches_per_epoch", static_cast<long long>(r.batches_per_epoch));
+    j.field("first_epoch", r.first_epoch);
+    j.field("checkpoint", s.checkpoint);
+    j.field("checkpoint_every", s.checkpoint_every);
+    j.field("checkpoint_epoch", r.checkpoint_epoch);
+    j.field("resume", s.resume);
+  }
   j.field("train_time_s", r.train_seconds);
   j.field("load_time_s", info.seconds);
   j.field("order_time_s", r.order_seconds);

@@ -158,6 +158,12 @@ public:
   }
   /// \brief Number of step() calls so far (the global t of the bias correction).
   std::int64_t step_count() const { return steps_; }
+  /// \brief Sets the step count (when resuming from a checkpoint; >= 0, else ttgnn::ConfigError).
+  void set_step_count(std::int64_t steps) {
+    if (steps < 0)
+      throw ConfigError("SparseAdam: step count " + std::to_string(steps) + " < 0");
+    steps_ = steps;
+  }
   /// \brief The hyper-parameters (lr as given at construction; see learning_rate()).
   SparseAdamOptions const &options() const { return options_; }
   /// \brief The table being optimized.

@@ -107,7 +107,7 @@ public:
     if (!options_.checkpoint_path.empty())
       remove_stale_temporaries(options_.checkpoint_path);
     if (options_.resume && !options_.checkpoint_path.empty() &&
-        file_exists(options_.checkpoint_path)) {
+        checkpoint_exists(options_.checkpoint_path)) {
       start = load_checkpoint(options_.checkpoint_path);
       result.checkpoint_epoch = start;
     }
@@ -229,13 +229,9 @@ public:
   /// \brief Writes the whole training state after epoch \p epoch (atomically).
   void save_checkpoint(std::string const &path, int epoch) const {
     Checkpoint ck;
-    ck.put_string("format", "ttgnn-full-batch-trainer");
-    ck.put_string("fingerprint", fingerprint());
-    ck.put("epoch", std::vector<std::int64_t>{epoch});
-    save_views(ck, "model.param", model_.parameters());
-    save_views(ck, "model.buffer", model_.buffers());
+    put_checkpoint_header(ck, "ttgnn-full-batch-trainer", fingerprint(), epoch);
+    save_model_state(ck, model_);
     save_views(ck, "input.param", input_.parameters());
-    ck.put("model.rng", model_.rng_state());
     gnn_opt_->save(ck, "opt.gnn");
     if (emb_opt_)
       emb_opt_->save(ck, "opt.emb");
@@ -262,18 +258,10 @@ public:
   /// the file is damaged, ConfigError when it belongs to another model or data.
   int load_checkpoint(std::string const &path) {
     const Checkpoint ck = Checkpoint::load(path);
-    if (!ck.has("format") || ck.get_string("format") != "ttgnn-full-batch-trainer")
-      throw InputError(path + ": not a checkpoint of the full-batch trainer");
-    const std::string theirs = ck.get_string("fingerprint"), ours = fingerprint();
-    if (theirs != ours)
-      throw ConfigError(path +
-                        ": the checkpoint was written for another model or data set\n"
-                        "  checkpoint: " +
-                        theirs + "\n  this run:   " + ours);
-    load_views(ck, "model.param", model_.parameters());
-    load_views(ck, "model.buffer", model_.buffers());
+    const int epoch = check_checkpoint_header(ck, path, "ttgnn-full-batch-trainer",
+                                              "full-batch trainer", fingerprint());
+    load_model_state(ck, model_);
     load_views(ck, "input.param", input_.parameters());
-    model_.set_rng_state(ck.get_u64("model.rng"));
     gnn_opt_->load(ck, "opt.gnn");
     if (emb_opt_)
       emb_opt_->load(ck, "opt.emb");
@@ -299,7 +287,7 @@ public:
     for (std::size_t i = 0; i + EpochRecord::num_fields <= hist.size();
          i += EpochRecord::num_fields)
       history_.push_back(EpochRecord::from(hist.data() + i));
-    return static_cast<int>(ck.get_i64("epoch").at(0));
+    return epoch;
   }
 
   /// \brief Puts the selected parameters (and BatchNorm statistics) back into the model.
@@ -367,12 +355,6 @@ private:
   }
 
   static std::string describe(double v) { return std::isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf"; }
-  static bool file_exists(std::string const &path) {
-    std::FILE *f = std::fopen(path.c_str(), "rb");
-    if (f)
-      std::fclose(f);
-    return f != nullptr;
-  }
 
   ExecutionSpace space_;
   model_type &model_;

@@ -18,6 +18,7 @@
 #include "models/embedding_init.hpp"
 #include "models/full_embedding.hpp"
 #include "models/layer.hpp"
+#include "models/training_common.hpp"
 #include "models/tt_embedding.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -162,8 +163,8 @@ public:
       tt_->set_cores_from_host(space, initial_tt_cores(shape, data.graph, node_rows, init));
       AdamOptions ao;
       ao.lr = o.lr;
-      adam_ = std::make_unique<Adam<Scalar, ExecutionSpace>>(space, tt_->parameters(),
-                                                             tt_->gradients(), ao);
+      adam_ = std::make_unique<TrainerAdam<Scalar, ExecutionSpace>>(
+          space, tt_->parameters(), tt_->gradients(), ao, OptimizerKind::adam);
     }
   }
 
@@ -269,6 +270,30 @@ public:
       adam_->set_learning_rate(lr);
   }
 
+  /// \brief Saves the embedding (table or TT cores) and its optimizer's moments and step count
+  /// under "<prefix>." (nothing for plain features).
+  void save(Checkpoint &ck, std::string const &prefix) const {
+    save_views(ck, prefix + ".param", parameters());
+    if (adam_)
+      adam_->save(ck, prefix + ".opt");
+    if (sparse_adam_) {
+      ck.put_view(prefix + ".opt.m", flat(sparse_adam_->exp_avg()));
+      ck.put_view(prefix + ".opt.v", flat(sparse_adam_->exp_avg_sq()));
+      ck.put(prefix + ".opt.steps", std::vector<std::int64_t>{sparse_adam_->step_count()});
+    }
+  }
+  /// \brief Restores what save() saved (into an input built with the same options).
+  void load(ExecutionSpace const &, Checkpoint const &ck, std::string const &prefix) {
+    load_views(ck, prefix + ".param", parameters());
+    if (adam_)
+      adam_->load(ck, prefix + ".opt");
+    if (sparse_adam_) {
+      ck.get_view(prefix + ".opt.m", flat(sparse_adam_->exp_avg()));
+      ck.get_view(prefix + ".opt.v", flat(sparse_adam_->exp_avg_sq()));
+      sparse_adam_->set_step_count(ck.get_i64(prefix + ".opt.steps").at(0));
+    }
+  }
+
   /// \brief The input rows of all nodes (num_nodes x dim), computed in chunks of \p chunk
   /// nodes; for plain features the stored matrix itself.
   matrix_type all_rows(ExecutionSpace const &space, std::int64_t chunk = 65536) {
@@ -291,6 +316,12 @@ public:
   }
 
 private:
+  /// A contiguous row-major table as one flat unmanaged View.
+  static Kokkos::View<Scalar *, memory_space, Kokkos::MemoryUnmanaged>
+  flat(Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space> const &t) {
+    return Kokkos::View<Scalar *, memory_space, Kokkos::MemoryUnmanaged>(t.data(), t.size());
+  }
+
   /// to_out: dst(:, offset:) = src; else src = dst(:, offset:) (src is the compact matrix).
   static void copy_columns(ExecutionSpace const &space, matrix_type const &compact,
                            matrix_type const &wide, std::int64_t offset, bool to_compact) {
@@ -314,7 +345,7 @@ private:
   std::unique_ptr<FullEmbedding<Scalar, ExecutionSpace>> full_;
   std::unique_ptr<TtEmbedding<Scalar, ExecutionSpace>> tt_;
   std::unique_ptr<SparseAdam<Scalar, ExecutionSpace>> sparse_adam_;
-  std::unique_ptr<Adam<Scalar, ExecutionSpace>> adam_;
+  std::unique_ptr<TrainerAdam<Scalar, ExecutionSpace>> adam_;
 };
 
 } // namespace ttgnn

@@ -5,7 +5,9 @@
 #include "core/error.hpp"
 #include "graph/counter_rng.hpp"
 #include "graph/neighbor_sampler.hpp"
+#include "models/atomic_file.hpp"
 #include "models/block_operator.hpp"
+#include "models/checkpoint.hpp"
 #include "models/gnn_model.hpp"
 #include "models/layerwise_inference.hpp"
 #include "models/log_softmax_cross_entropy.hpp"
@@ -52,13 +54,53 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
+constexpr char const *kCheckpointFormat = "ttgnn-minibatch-trainer";
+
+/// MinibatchEpoch as doubles (checkpoint history) and back.
+constexpr std::size_t kEpochFields = 13;
+void append(std::vector<double> &out, MinibatchEpoch const &e) {
+  const double v[kEpochFields] = {double(e.epoch),
+                                  e.loss,
+                                  e.evaluated ? 1.0 : 0.0,
+                                  e.train_acc,
+                                  e.valid_acc,
+                                  e.test_acc,
+                                  e.valid_loss,
+                                  e.seconds,
+                                  e.sample_seconds,
+                                  e.eval_seconds,
+                                  double(e.batches),
+                                  double(e.sampled_edges),
+                                  double(e.input_rows)};
+  out.insert(out.end(), v, v + kEpochFields);
+}
+MinibatchEpoch epoch_from(double const *v) {
+  MinibatchEpoch e;
+  e.epoch = static_cast<int>(v[0]);
+  e.loss = v[1];
+  e.evaluated = v[2] != 0;
+  e.train_acc = v[3];
+  e.valid_acc = v[4];
+  e.test_acc = v[5];
+  e.valid_loss = v[6];
+  e.seconds = v[7];
+  e.sample_seconds = v[8];
+  e.eval_seconds = v[9];
+  e.batches = static_cast<std::int64_t>(v[10]);
+  e.sampled_edges = static_cast<std::int64_t>(v[11]);
+  e.input_rows = static_cast<std::int64_t>(v[12]);
+  return e;
+}
+
 void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions const &o) {
   if (static_cast<int>(o.fanouts.size()) != o.num_layers)
     throw ConfigError("mini-batch training: " + std::to_string(o.fanouts.size()) +
                       " fan-outs for " + std::to_string(o.num_layers) +
                       " layers (give one fan-out per layer, e.g. --fanout 5,10,15)");
-  if (o.batch_size < 1 || o.epochs < 0 || o.eval_every < 1 || o.hidden < 1)
-    throw ConfigError("mini-batch training: need batch size >= 1, epochs >= 0, eval-every >= 1");
+  if (o.batch_size < 1 || o.epochs < 0 || o.eval_every < 1 || o.hidden < 1 ||
+      o.checkpoint_every < 1)
+    throw ConfigError("mini-batch training: need batch size >= 1, epochs >= 0, eval-every >= 1, "
+                      "checkpoint-every >= 1");
   if (data.train.extent(0) == 0 ||
       (o.evaluate && (data.valid.extent(0) == 0 || data.test.extent(0) == 0)))
     throw ConfigError("mini-batch training: the dataset '" + data.name +
@@ -133,10 +175,92 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   const std::int64_t run_batches = o.max_batches > 0
                                        ? std::min(o.max_batches, result.batches_per_epoch)
                                        : result.batches_per_epoch;
-  std::vector<double> epoch_times, batch_times;
+  std::vector<double> epoch_times, batch_times; // of the epochs run by this call
   int evaluations_without_gain = 0;
+  bool stopped = false; // early stopping (kept in checkpoints)
 
-  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+  // Everything later epochs depend on (see the header); the shuffle and the sampled blocks
+  // are functions of (seed, epoch, batch) and need no state.
+  const std::string fingerprint =
+      "sage layers=" + std::to_string(o.num_layers) + " widths=" + std::to_string(input.dim()) +
+      "/" + std::to_string(o.hidden) + "/" + std::to_string(data.num_classes) +
+      " residual=" + std::to_string(o.residual) + " bn=" + std::to_string(o.batch_norm) +
+      " input=" + to_string(o.input.kind) + " tt=" + input.shape_string() +
+      " params=" + extents_string(model.parameters()) +
+      " emb=" + extents_string(input.parameters()) + " optimizer=" + (o.adamw ? "adamw" : "adam") +
+      " batch=" + std::to_string(o.batch_size) + " max_batches=" + std::to_string(o.max_batches) +
+      " fanouts=" +
+      [&] {
+        std::string f;
+        for (auto k : o.fanouts)
+          f += (f.empty() ? "" : ",") + std::to_string(k);
+        return f;
+      }() +
+      " seed=" + std::to_string(o.seed) + " nodes=" + std::to_string(data.num_nodes()) + "/" +
+      std::to_string(num_train) + "/" + std::to_string(data.valid.extent(0)) + "/" +
+      std::to_string(data.test.extent(0)) + (o.fingerprint.empty() ? "" : " | " + o.fingerprint);
+  auto save_checkpoint = [&](int epoch) {
+    Checkpoint ck;
+    put_checkpoint_header(ck, kCheckpointFormat, fingerprint, epoch);
+    save_model_state(ck, model);
+    optimizer->save(ck, "opt.gnn");
+    input.save(ck, "input");
+    ck.put("select", std::vector<double>{double(result.best_epoch), result.train_acc,
+                                         result.valid_acc, result.test_acc, result.valid_loss,
+                                         double(evaluations_without_gain), stopped ? 1.0 : 0.0});
+    if (!best_params.empty()) {
+      save_views(ck, "best.model.param", best_params);
+      save_views(ck, "best.model.buffer", best_buffers);
+      save_views(ck, "best.input.param", best_input);
+    }
+    std::vector<double> hist;
+    for (auto const &e : result.epochs)
+      append(hist, e);
+    ck.put("history", hist);
+    ck.save(o.checkpoint_path);
+    result.checkpoint_epoch = epoch;
+  };
+  int start = 0;
+  if (!o.checkpoint_path.empty()) {
+    // Leftovers of checkpoint writes killed mid-way are never read; clear them.
+    remove_stale_temporaries(o.checkpoint_path);
+    if (o.resume && checkpoint_exists(o.checkpoint_path)) {
+      const std::string &path = o.checkpoint_path;
+      const Checkpoint ck = Checkpoint::load(path);
+      start =
+          check_checkpoint_header(ck, path, kCheckpointFormat, "mini-batch trainer", fingerprint);
+      load_model_state(ck, model);
+      optimizer->load(ck, "opt.gnn");
+      input.load(space, ck, "input");
+      const auto sel = ck.get_f64("select");
+      const auto hist = ck.get_f64("history");
+      if (sel.size() != 7 || hist.size() % kEpochFields != 0)
+        throw InputError(path + ": bad selection or history record");
+      result.best_epoch = static_cast<int>(sel[0]);
+      result.train_acc = sel[1];
+      result.valid_acc = sel[2];
+      result.test_acc = sel[3];
+      result.valid_loss = sel[4];
+      evaluations_without_gain = static_cast<int>(sel[5]);
+      stopped = sel[6] != 0;
+      if (ck.has("best.model.param.0")) {
+        snapshot_views(model.parameters(), best_params);
+        snapshot_views(model.buffers(), best_buffers);
+        snapshot_views(input.parameters(), best_input);
+        load_views(ck, "best.model.param", best_params);
+        load_views(ck, "best.model.buffer", best_buffers);
+        load_views(ck, "best.input.param", best_input);
+      }
+      for (std::size_t i = 0; i < hist.size(); i += kEpochFields)
+        result.epochs.push_back(epoch_from(hist.data() + i));
+      result.checkpoint_epoch = start;
+      if (stopped)
+        result.stop_reason = "early_stopping";
+    }
+  }
+  result.first_epoch = start + 1;
+
+  for (int epoch = start + 1; epoch <= o.epochs && !stopped; ++epoch) {
     MinibatchEpoch rec;
     rec.epoch = epoch;
     const auto t_epoch = clock::now();
@@ -257,12 +381,15 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       }
     }
     result.epochs.push_back(rec);
-    if (progress)
-      progress(rec, result);
     if (o.patience > 0 && evaluations_without_gain >= o.patience) {
       result.stop_reason = "early_stopping";
-      break;
+      stopped = true;
     }
+    if (!o.checkpoint_path.empty() &&
+        (epoch % o.checkpoint_every == 0 || epoch == o.epochs || stopped))
+      save_checkpoint(epoch);
+    if (progress)
+      progress(rec, result);
   }
   if (!best_params.empty()) {
     restore_views(best_params, model.parameters());

@@ -13,6 +13,13 @@
 /// parameters are restored at the end (keep_best) and its accuracies reported; early stopping
 /// after `patience` evaluations without such an improvement. A NaN/Inf training loss stops
 /// training (stop_reason "non_finite_loss") before the update of that batch.
+///
+/// Checkpoints (checkpoint_path, every checkpoint_every epochs, the last and an early-stopped
+/// epoch always; written atomically) hold the parameters, BatchNorm statistics, dropout
+/// counters, the moments and step counts of both optimizers (GNN, embedding), the selection
+/// and early-stopping state, the selected parameters and the history. The shuffle and the
+/// sampled blocks are functions of (seed, epoch, batch), so a run resumed from epoch k
+/// reaches bitwise the result of an uninterrupted one (same seed and thread count).
 
 #include "graph/dataset.hpp"
 #include "models/minibatch_input.hpp"
@@ -55,6 +62,12 @@ struct MinibatchTrainOptions {
   /// Batches per epoch (0: all). Benchmarks time a prefix of the epoch and extrapolate.
   std::int64_t max_batches = 0;
   std::uint64_t seed = 0;
+  // Checkpoints (as TrainOptions of the full-batch trainer).
+  std::string checkpoint_path; ///< "" = no checkpoints
+  int checkpoint_every = 1;    ///< epochs between checkpoints (the last epoch is always saved)
+  bool resume = false;         ///< continue from checkpoint_path when it exists
+  /// Extra text stored in checkpoints that must match on resume (data and settings).
+  std::string fingerprint;
 };
 
 /// \brief What happened in one epoch.
@@ -86,6 +99,8 @@ struct MinibatchResult {
   double epoch_time_s = 0;            ///< median training time per epoch (as run)
   double batch_time_s = 0;            ///< median over all batches of all epochs
   double peak_rss_mb = 0;
+  int first_epoch = 1;      ///< first epoch run by this call (> 1 after a resume)
+  int checkpoint_epoch = 0; ///< epoch stored in the checkpoint file now (0: none)
 };
 
 /// Called after every epoch (progress lines).

@@ -14,6 +14,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
@@ -185,6 +186,53 @@ void restore_views(std::vector<View> const &from, std::vector<View> const &to) {
                       std::to_string(to.size()));
   for (std::size_t i = 0; i < from.size(); ++i)
     Kokkos::deep_copy(to[i], from[i]);
+}
+
+/// \brief Writes the records every trainer checkpoint starts with: its format name, the
+/// fingerprint a resuming run must match, and the epoch it was written after.
+inline void put_checkpoint_header(Checkpoint &ck, std::string const &format,
+                                  std::string const &fingerprint, int epoch) {
+  ck.put_string("format", format);
+  ck.put_string("fingerprint", fingerprint);
+  ck.put("epoch", std::vector<std::int64_t>{epoch});
+}
+
+/// \brief Checks the header of a checkpoint loaded from \p path and returns its epoch.
+/// InputError when it is not a checkpoint of \p format (\p what names the trainer),
+/// ConfigError when it was written for another model or data (fingerprints differ).
+inline int check_checkpoint_header(Checkpoint const &ck, std::string const &path,
+                                   std::string const &format, std::string const &what,
+                                   std::string const &fingerprint) {
+  if (!ck.has("format") || ck.get_string("format") != format)
+    throw InputError(path + ": not a checkpoint of the " + what);
+  const std::string theirs = ck.get_string("fingerprint");
+  if (theirs != fingerprint)
+    throw ConfigError(path +
+                      ": the checkpoint was written for another model or data set\n"
+                      "  checkpoint: " +
+                      theirs + "\n  this run:   " + fingerprint);
+  return static_cast<int>(ck.get_i64("epoch").at(0));
+}
+
+/// \brief Saves a GnnModel's parameters, BatchNorm statistics and dropout counters.
+template <class Model> void save_model_state(Checkpoint &ck, Model const &model) {
+  save_views(ck, "model.param", model.parameters());
+  save_views(ck, "model.buffer", model.buffers());
+  ck.put("model.rng", model.rng_state());
+}
+/// \brief Restores what save_model_state saved.
+template <class Model> void load_model_state(Checkpoint const &ck, Model &model) {
+  load_views(ck, "model.param", model.parameters());
+  load_views(ck, "model.buffer", model.buffers());
+  model.set_rng_state(ck.get_u64("model.rng"));
+}
+
+/// True when \p path can be opened for reading.
+inline bool checkpoint_exists(std::string const &path) {
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  if (f)
+    std::fclose(f);
+  return f != nullptr;
 }
 
 /// "8 x 16, 16, ..." : the extents of a View list (for checkpoint fingerprints).

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Crash safety of `ttgnn train` (full batch): a run killed with SIGKILL after it wrote a
+# Crash safety of `ttgnn train` (full batch and mini-batch): a run killed with SIGKILL after it wrote a
 # checkpoint leaves a checkpoint that loads, and resuming it reaches bit for bit the result of an
 # uninterrupted run with the same seed (final JSON accuracies and selected epoch, the per-epoch
 # metrics less the timing column, the exported embeddings). The run uses everything a resume
 # must restore: Adam moments and step counts of both optimizers (GNN, embedding with its own
 # lr), warm-up and reduce-on-plateau state, early-stopping and best-model state, BatchNorm
-# statistics and the dropout mask counters. Damaged checkpoints (truncated, a flipped byte) are
+# statistics and the dropout mask counters; the mini-batch case (neighbour-sampled GraphSAGE
+# on a TT embedding) the same less the schedule, with the sampler's (seed, epoch, batch)
+# streams. Damaged checkpoints (truncated, a flipped byte) are
 # refused with a message; a stray temporary file of the atomic write is never read, and the
 # resumed run removes it.
 set -eu
@@ -32,21 +34,30 @@ PY
 }
 
 # run_case NAME EPOCHS DAMAGED ARGS...: reference run, killed run, damaged-checkpoint checks
-# (when DAMAGED is 1), resumed run.
+# (when DAMAGED is 1), resumed run. Settings (defaults: the full-batch cases): every=
+# checkpoint interval, kill_after= epochs done before the kill, cols= CSV columns compared
+# (all but the timing one), npy=1 to export and compare the embeddings.
+every=5 kill_after=12 cols=1-7 npy=1
 run_case() {
   local name=$1 epochs=$2 damaged=$3
   shift 3
-  local args=("$@" --seed 7 --epochs "$epochs" --checkpoint-every 5 --json)
+  local args=("$@" --seed 7 --epochs "$epochs" --checkpoint-every "$every" --json)
+  local ref_npy=() out_npy=()
+  if [ "$npy" = 1 ]; then
+    ref_npy=(--export-embeddings "$name.ref.npy")
+    out_npy=(--export-embeddings "$name.npy")
+  fi
 
   # 1. Uninterrupted reference.
   "$bin" train "${args[@]}" --checkpoint "$name.ref.ckpt" --metrics-out "$name.ref.csv" \
-    --export-embeddings "$name.ref.npy" --quiet >"$name.ref.json" 2>"$name.ref.err"
+    "${ref_npy[@]}" --quiet >"$name.ref.json" 2>"$name.ref.err"
   python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); assert d["last_epoch"] > 20, d' \
     "$name.ref.json"
 
-  # 2. The same run, killed with SIGKILL once it has written a checkpoint and finished 12 epochs.
+  # 2. The same run, killed with SIGKILL once it has written a checkpoint and finished
+  #    $kill_after epochs.
   "$bin" train "${args[@]}" --checkpoint "$name.ckpt" --metrics-out "$name.csv" \
-    --export-embeddings "$name.npy" >"$name.killed.json" 2>"$name.killed.err" &
+    "${out_npy[@]}" >"$name.killed.json" 2>"$name.killed.err" &
   local pid=$!
   local waited=0
   while :; do
@@ -54,7 +65,7 @@ run_case() {
       echo "$name: the run ended before it could be killed"
       exit 1
     fi
-    if [ -s "$name.ckpt" ] && [ "$(grep -c '^epoch ' "$name.killed.err" || true)" -ge 12 ]; then
+    if [ -s "$name.ckpt" ] && [ "$(grep -c '^epoch ' "$name.killed.err" || true)" -ge "$kill_after" ]; then
       break
     fi
     sleep 0.02
@@ -116,22 +127,24 @@ PY
 
   # 4. Resume to the end: the same result as the uninterrupted run.
   "$bin" train "${args[@]}" --checkpoint "$name.ckpt" --metrics-out "$name.csv" \
-    --export-embeddings "$name.npy" --resume --quiet >"$name.resumed.json" 2>"$name.resumed.err"
-  python3 - "$name.resumed.json" "$killed_at" <<'PY'
+    "${out_npy[@]}" --resume --quiet >"$name.resumed.json" 2>"$name.resumed.err"
+  python3 - "$name.resumed.json" "$killed_at" "$every" <<'PY'
 import json, sys
 d = json.loads(open(sys.argv[1]).read())
-killed_at = int(sys.argv[2])
-# The checkpoint holds a multiple of 5 at most one epoch past the last progress line (the
+killed_at, every = int(sys.argv[2]), int(sys.argv[3])
+# The checkpoint holds a multiple of `every` at most one epoch past the last progress line (the
 # checkpoint is written before the epoch's line is printed).
 assert d["first_epoch"] > 1 and d["first_epoch"] - 1 <= killed_at + 1, (d["first_epoch"], killed_at)
-assert (d["first_epoch"] - 1) % 5 == 0, d["first_epoch"]
+assert (d["first_epoch"] - 1) % every == 0, d["first_epoch"]
 PY
   diff <(strip_json "$name.ref.json") <(strip_json "$name.resumed.json") ||
     { echo "$name: resumed JSON differs from the uninterrupted run"; exit 1; }
-  diff <(cut -d, -f1-7 "$name.ref.csv") <(cut -d, -f1-7 "$name.csv") ||
+  diff <(cut -d, -f"$cols" "$name.ref.csv") <(cut -d, -f"$cols" "$name.csv") ||
     { echo "$name: resumed metrics differ from the uninterrupted run"; exit 1; }
-  cmp "$name.ref.npy" "$name.npy" ||
-    { echo "$name: resumed embeddings differ from the uninterrupted run"; exit 1; }
+  if [ "$npy" = 1 ]; then
+    cmp "$name.ref.npy" "$name.npy" ||
+      { echo "$name: resumed embeddings differ from the uninterrupted run"; exit 1; }
+  fi
   if ls | grep -q "\.tmp-"; then
     echo "$name: temporary files left behind:" $(ls | grep "\.tmp-")
     exit 1
@@ -154,4 +167,17 @@ run_case gcn_tt 45 1 --dataset "$cora" --model gcn --input tt --init ortho --tt-
 # GraphSAGE on features + a full embedding table, AdamW.
 run_case sage_emb 40 0 --dataset "$cora" --model sage --input feat+emb --init gaussian \
   --emb-dim 8 --hidden 16 --dropout 0.5 --optimizer adamw --warmup 3 --patience 15
+# Mini-batch GraphSAGE (neighbour sampling) on a TT embedding with its own lr: both
+# optimizers, BatchNorm, dropout, early stopping and the selected parameters; every epoch is
+# checkpointed. No embedding export in mini-batch mode; the CSV's timing column is the 6th.
+every=1 kill_after=20 cols=1-5 npy=0
+run_case sage_mb 150 1 --dataset "$cora" --model sage --input tt --batch-size 16 --fanout 5,5 \
+  --hidden 32 --emb-dim 16 --tt-rank 4 --batch-norm --dropout 0.5 --emb-lr 0.02 --patience 20
+# A full-batch checkpoint is not one of the mini-batch trainer (and the other way round).
+if "$bin" train --dataset "$cora" --model sage --input tt --batch-size 16 --fanout 5,5 \
+  --checkpoint gcn_tt.ckpt --resume --quiet >/dev/null 2>cross.err; then
+  echo "a full-batch checkpoint was resumed by the mini-batch trainer"
+  exit 1
+fi
+grep -q "gcn_tt.ckpt: not a checkpoint of the mini-batch trainer" cross.err
 echo "crash/resume checks passed"

@@ -367,6 +367,18 @@ template <class ExecutionSpace> void check_sparse_adam_rows() {
     // Row 4, second touch: m = 0.9·0.1·g1 + 0.1·g2 (torch's m + (1-b1)(g-m) form).
     CHECK(m2[4 * d + c] == doctest::Approx(0.09 * g1[2 * d + c] + 0.1 * g2[c]).epsilon(1e-14));
   }
+  // Resuming: a fresh optimizer given the moments and step count after step 1 makes step 2 bit
+  // for bit (the bias correction uses the restored t).
+  {
+    auto table_b = make_table<ExecutionSpace>(n, d, w1);
+    ttgnn::SparseAdam<double, ExecutionSpace> resumed(space, table_b, o);
+    Kokkos::deep_copy(resumed.exp_avg(), make_table<ExecutionSpace>(n, d, m1));
+    Kokkos::deep_copy(resumed.exp_avg_sq(), make_table<ExecutionSpace>(n, d, v1));
+    resumed.set_step_count(1);
+    resumed.step(space, make_ids<ExecutionSpace>({4, 9}), make_table<ExecutionSpace>(2, d, g2));
+    CHECK(table_values(table_b) == w2);
+    CHECK_THROWS_AS(resumed.set_step_count(-1), ttgnn::ConfigError);
+  }
   // An empty batch still counts as a step (torch increments state['step']).
   opt.step(space, make_ids<ExecutionSpace>({}), make_table<ExecutionSpace>(0, d, {}));
   CHECK(opt.step_count() == 3);
