@@ -5,6 +5,7 @@
 #include "apps/gnn_experiment.hpp"
 #include "apps/svg_plot.hpp"
 #include "core/error.hpp"
+#include "models/atomic_file.hpp"
 #include "core/json_writer.hpp"
 #include "graph/sbm_config.hpp"
 #include "graph/sbm_dataset.hpp"
@@ -15,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -44,19 +44,6 @@ struct Row {
   int rep = 0;
   ExperimentResult r;
 };
-
-/// Writes \p text to \p path through a temporary file in the same folder.
-void write_atomically(std::string const &path, std::string const &text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << text;
-    if (!f)
-      throw InputError("cannot write " + tmp);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw InputError("cannot rename " + tmp + " to " + path);
-}
 
 std::string fmt(double v, char const *f = "%.4f") {
   char b[64];
@@ -201,12 +188,12 @@ int run_homophily_study(int argc, char const *const *argv) {
     }
   const std::string csv_path = out + "/homophily_study.csv",
                     svg_path = out + "/homophily_study.svg";
-  write_atomically(csv_path, csv);
+  write_file_atomic(csv_path, csv);
   char title[160];
   std::snprintf(title, sizeof title, "%s, %lld nodes, TT rank %lld, %d repeat(s)",
                 base.model.c_str(), static_cast<long long>(opts.get_int("nodes")),
                 static_cast<long long>(base.tt_rank), repeats);
-  write_atomically(svg_path, svg_plot(rows, orders, inputs, title));
+  write_file_atomic(svg_path, svg_plot(rows, orders, inputs, title));
 
   // Summary: mean test accuracy per (order, input) at the lowest and highest h.
   JsonWriter json;

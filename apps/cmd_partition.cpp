@@ -8,50 +8,15 @@
 #include "graph/ogb_loader.hpp"
 #include "graph/ordering.hpp"
 #include "graph/ordering_report.hpp"
+#include "models/npy_writer.hpp"
 
 #include <Kokkos_Core.hpp>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <string>
-#include <unistd.h>
 
 namespace ttgnn::cli {
-
-namespace {
-
-// Writes a 1-D little-endian int64 .npy (format 1.0) through a temporary file in the same
-// folder, renamed into place.
-void save_npy_int64(std::string const &path, Kokkos::View<std::int64_t *, Kokkos::HostSpace> v) {
-  std::string header =
-      "{'descr': '<i8', 'fortran_order': False, 'shape': (" + std::to_string(v.extent(0)) + ",), }";
-  const std::size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header += '\n';
-  std::string tmpl = path + ".tmp-XXXXXX";
-  const int fd = mkstemp(tmpl.data());
-  if (fd < 0)
-    throw InputError(path + ": cannot create a temporary file next to it: " + std::strerror(errno));
-  std::FILE *f = fdopen(fd, "wb");
-  const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
-  const unsigned short len = static_cast<unsigned short>(header.size());
-  const unsigned char len_le[2] = {static_cast<unsigned char>(len & 0xff),
-                                   static_cast<unsigned char>(len >> 8)};
-  bool ok = f && std::fwrite(magic, 1, 8, f) == 8 && std::fwrite(len_le, 1, 2, f) == 2 &&
-            std::fwrite(header.data(), 1, header.size(), f) == header.size() &&
-            std::fwrite(v.data(), sizeof(std::int64_t), v.extent(0), f) == v.extent(0);
-  ok = (f && std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(tmpl.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmpl.c_str());
-    throw InputError(path + ": cannot write: " + why);
-  }
-}
-
-} // namespace
 
 int run_partition(int argc, char const *const *argv) {
   Options opts("partition");
@@ -99,8 +64,12 @@ int run_partition(int argc, char const *const *argv) {
   Kokkos::DefaultHostExecutionSpace space;
   const NodeOrdering ordering = compute_ordering(space, data.graph, o);
   const OrderingReport report = make_ordering_report(space, data.graph, ordering);
-  if (opts.has("save"))
-    save_npy_int64(opts.get("save"), ordering.old_to_row);
+  if (opts.has("save")) {
+    auto const &rows = ordering.old_to_row;
+    NpyWriter npy(opts.get("save"), "<i8", {static_cast<std::int64_t>(rows.extent(0))});
+    npy.write(rows.data(), rows.extent(0));
+    npy.commit();
+  }
 
   if (opts.get_flag("json")) {
     std::string head = "{\"dataset\":" + JsonWriter::quote(opts.get("dataset")) +

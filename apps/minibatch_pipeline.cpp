@@ -5,6 +5,7 @@
 #include "apps/gnn_experiment.hpp"
 #include "apps/svg_plot.hpp"
 #include "core/error.hpp"
+#include "models/atomic_file.hpp"
 #include "core/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
 #include "graph/neighbor_sampler.hpp"
@@ -44,21 +45,6 @@ std::string choose_split(std::string const &dir, std::string const &requested) {
   if (names.size() == 1)
     return names[0];
   throw ConfigError(dir + ": choose a split with --split");
-}
-
-/// Writes \p text to \p path through a temporary file in the same folder.
-void write_file(std::string const &path, std::string const &text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << text;
-    if (!f)
-      throw InputError("cannot write " + tmp);
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec)
-    throw InputError("cannot rename " + tmp + " to " + path + ": " + ec.message());
 }
 
 void check_supported(TrainSettings const &s, bool minibatch) {
@@ -187,7 +173,7 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
       csv += std::to_string(h.epoch) + "," + JsonWriter::number(h.loss) + "," +
              JsonWriter::number(h.train_acc) + "," + JsonWriter::number(h.valid_acc) + "," +
              JsonWriter::number(h.test_acc) + "," + JsonWriter::number(h.seconds) + "\n";
-    write_file(s.metrics_out, csv);
+    write_file_atomic(s.metrics_out, csv);
   }
   if (!s.curve_svg.empty()) {
     PlotPanel loss, acc;
@@ -217,9 +203,10 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
       acc.vlines = {double(r.best_epoch)};
       acc.vline_label = "selected epoch";
     }
-    write_file(s.curve_svg, render_svg("ttgnn: " + s.model + (minibatch ? " (mini-batch)" : "") +
-                                           ", input " + s.input + ", order " + s.order,
-                                       {loss, acc}));
+    write_file_atomic(s.curve_svg,
+                      render_svg("ttgnn: " + s.model + (minibatch ? " (mini-batch)" : "") +
+                                     ", input " + s.input + ", order " + s.order,
+                                 {loss, acc}));
   }
 
   TrainRunSummary sum;
