@@ -17,6 +17,22 @@ namespace ttgnn::cli {
 
 namespace {
 
+/// How the feature values are held: "sparse", "dense", "not loaded" or "none".
+std::string feature_layout(Dataset<std::int64_t> const &d) {
+  if (d.num_features() == 0)
+    return "none";
+  if (!d.has_feature_values())
+    return "not loaded";
+  return d.sparse_features.has_values() ? "sparse" : "dense";
+}
+
+FeatureLayout parse_feature_layout(std::string const &name) {
+  for (auto l : {FeatureLayout::automatic, FeatureLayout::dense, FeatureLayout::sparse})
+    if (name == to_string(l))
+      return l;
+  throw ConfigError("--feature-layout: expected auto, dense or sparse, got '" + name + "'");
+}
+
 void print_text(std::string const &path, Dataset<std::int64_t> const &d, GraphStats const &s,
                 LoadInfo const &li) {
   std::printf("dataset          %s (%s)\n", d.name.c_str(), path.c_str());
@@ -37,7 +53,14 @@ void print_text(std::string const &path, Dataset<std::int64_t> const &d, GraphSt
               li.num_classes_source.c_str(), static_cast<long long>(s.num_labelled));
   for (auto c : s.class_counts)
     std::printf(" %lld", static_cast<long long>(c));
-  std::printf("\nfeatures         %lld\n", static_cast<long long>(s.num_features));
+  std::printf("\nfeatures         %lld (%s", static_cast<long long>(s.num_features),
+              feature_layout(d).c_str());
+  if (d.sparse_features.has_values() && d.num_nodes() > 0)
+    std::printf(" rows, %lld values stored, %.2f%%",
+                static_cast<long long>(d.sparse_features.nnz()),
+                100.0 * static_cast<double>(d.sparse_features.nnz()) /
+                    (static_cast<double>(d.num_nodes()) * static_cast<double>(s.num_features)));
+  std::printf(")\n");
   std::printf(
       "homophily        edge %.4f, node %.4f, class-insensitive %.4f (%lld labelled edges)\n",
       s.edge_homophily, s.node_homophily, s.class_insensitive_homophily,
@@ -58,6 +81,8 @@ int run_info(int argc, char const *const *argv) {
   opts.flag("directed", "keep the arcs as stored (default: from meta.csv, else symmetrise)");
   opts.flag("symmetrize", "store both directions of every edge, whatever meta.csv says");
   opts.flag("features", "read and check every feature value (default: only the dimension)");
+  opts.value("feature-layout",
+             "with --features: auto (sparse rows for bag-of-words), dense or sparse", "auto");
   opts.value("cache", "binary cache folder (\"\" = no cache)", "");
   opts.value("labels", "edge-list datasets: labels .npy", "");
   opts.value("features-npy", "edge-list datasets: features .npy", "");
@@ -67,6 +92,7 @@ int run_info(int argc, char const *const *argv) {
   if (opts.get_flag("directed") && opts.get_flag("symmetrize"))
     throw ConfigError("info: --directed and --symmetrize exclude each other");
   const std::string path = opts.get("dataset");
+  const FeatureLayout layout = parse_feature_layout(opts.get("feature-layout"));
   LoadInfo li;
   Dataset<std::int64_t> d;
   if (std::filesystem::is_regular_file(path)) {
@@ -76,6 +102,7 @@ int run_info(int argc, char const *const *argv) {
     g.features_npy = opts.get("features-npy");
     g.directed = opts.get_flag("directed");
     g.cache_dir = opts.get("cache");
+    g.feature_layout = layout;
     if (!opts.get("split").empty())
       throw ConfigError("info: --split applies to OGB folders only");
     d = load_edge_list<std::int64_t>(path, g, &li);
@@ -86,6 +113,7 @@ int run_info(int argc, char const *const *argv) {
               : opts.get_flag("symmetrize") ? LoadOptions::Edges::symmetrize
                                             : LoadOptions::Edges::from_meta;
     o.features = opts.get_flag("features");
+    o.feature_layout = layout;
     o.cache_dir = opts.get("cache");
     d = load_ogb<std::int64_t>(path, o, &li);
   }
@@ -110,6 +138,9 @@ int run_info(int argc, char const *const *argv) {
     json.field("num_valid", static_cast<long long>(d.valid.extent(0)));
     json.field("num_test", static_cast<long long>(d.test.extent(0)));
   }
+  json.field("feature_layout", feature_layout(d));
+  if (d.sparse_features.has_values())
+    json.field("feature_nnz", static_cast<long long>(d.sparse_features.nnz()));
   json.field("num_classes_source", li.num_classes_source);
   json.field("cache", to_string(li.cache));
   json.field("load_seconds", li.seconds);

@@ -69,10 +69,11 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
   if (uses_features(kind)) {
     if (!data.has_feature_values())
       throw ConfigError("input '" + s.input + "': the dataset has no node features");
+    const DenseFeatures x = dense_features(Kokkos::DefaultHostExecutionSpace(), data);
     Matrix<Scalar, Space> f(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::experiment::features"),
-        data.features.extent(0), data.features.extent(1));
-    Kokkos::deep_copy(f, data.features);
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::experiment::features"), x.extent(0),
+        x.extent(1));
+    Kokkos::deep_copy(f, x);
     input.set_features(f);
   }
   ExperimentResult out;
@@ -236,12 +237,9 @@ ExperimentResult run_experiment(Dataset<std::int32_t> const &data, ExperimentSet
   if (!s.tt_n.empty())
     oo.n_factors = s.tt_n;
   const NodeOrdering ordering = compute_ordering(host, data.graph, oo);
-  Dataset<std::int32_t> source = data;
-  if (!source.has_feature_values()) // 0 x F (features not loaded): nothing to permute
-    source.features = decltype(source.features)();
-  const Dataset<std::int32_t> permuted =
-      oo.method == OrderMethod::original ? source
-                                         : apply_permutation(host, source, ordering.permutation);
+  const Dataset<std::int32_t> permuted = oo.method == OrderMethod::original
+                                             ? data
+                                             : apply_permutation(host, data, ordering.permutation);
   const HostIds rows = ordering.new_to_row();
   const bool holes = oo.method == OrderMethod::metis_hier;
   const double order_seconds = std::chrono::duration<double>(clock::now() - t0).count();

@@ -81,16 +81,17 @@ template <class HostView> auto to_device(HostView const &h, std::string const &l
 /// as PyG's NormalizeFeatures / Kipf & Welling's preprocessing; zero rows stay zero).
 Matrix<Scalar, Space> device_features(Dataset<std::int32_t> const &data, std::string const &norm) {
   const std::int64_t n = data.num_nodes(), f = data.num_features();
+  const DenseFeatures x = dense_features(Kokkos::DefaultHostExecutionSpace(), data);
   auto host = Kokkos::View<Scalar **, Kokkos::LayoutRight, Kokkos::HostSpace>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::train::features_host"), n, f);
   for (std::int64_t i = 0; i < n; ++i) {
     double s = 0;
     if (norm == "row")
       for (std::int64_t j = 0; j < f; ++j)
-        s += std::fabs(double(data.features(i, j)));
+        s += std::fabs(double(x(i, j)));
     const double scale = s > 0 ? 1.0 / s : 1.0;
     for (std::int64_t j = 0; j < f; ++j)
-      host(i, j) = static_cast<Scalar>(double(data.features(i, j)) * scale);
+      host(i, j) = static_cast<Scalar>(double(x(i, j)) * scale);
   }
   Matrix<Scalar, Space> dev(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::train::features"), n, f);
@@ -318,8 +319,8 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   note("loading " + s.dataset + " (split " + load.split + ")");
   Dataset<std::int32_t> data = load_ogb<std::int32_t>(s.dataset, load, &load_info);
   const std::int64_t feature_dim = data.num_features();
-  if (!feat) // 0 x F when not loaded: drop it so the permutation skips it
-    data.features = decltype(data.features)();
+  if (!feat) // 0 x F when not loaded
+    data.drop_features();
   const std::int64_t n = data.num_nodes();
   if (data.train.extent(0) == 0)
     throw InputError(s.dataset + ": split " + load.split + " has no training nodes");

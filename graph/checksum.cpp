@@ -53,6 +53,38 @@ std::uint64_t parallel_checksum64(void const *data, std::size_t bytes, std::uint
   return checksum64(h.data(), blocks * sizeof(std::uint64_t), seed);
 }
 
+bool parallel_fill_checksum64(void *data, std::size_t bytes, std::uint64_t seed,
+                              std::function<bool(std::size_t, std::size_t)> const &fill,
+                              std::uint64_t &sum) {
+  auto const *base = static_cast<unsigned char const *>(data);
+  if (bytes <= block_bytes) {
+    if (!fill(0, bytes))
+      return false;
+    sum = checksum64(data, bytes, seed);
+    return true;
+  }
+  const std::size_t blocks = (bytes + block_bytes - 1) / block_bytes;
+  std::vector<std::uint64_t> h(blocks);
+  int failed = 0;
+  Kokkos::parallel_reduce(
+      "ttgnn::checksum::fill_blocks",
+      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, blocks),
+      [&](std::size_t b, int &bad) {
+        const std::size_t begin = b * block_bytes;
+        const std::size_t len = std::min(block_bytes, bytes - begin);
+        if (!fill(begin, len)) {
+          ++bad;
+          return;
+        }
+        h[b] = checksum64(base + begin, len, b);
+      },
+      failed);
+  if (failed)
+    return false;
+  sum = checksum64(h.data(), blocks * sizeof(std::uint64_t), seed);
+  return true;
+}
+
 std::uint64_t checksum64(void const *data, std::size_t len, std::uint64_t seed) {
   auto const *p = static_cast<unsigned char const *>(data);
   auto const *const end = p + len;

@@ -4,6 +4,7 @@
 /// \brief A node-classification dataset in memory: graph, labels, features, one split.
 
 #include "graph/csr_graph.hpp"
+#include "graph/sparse_features.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -19,9 +20,13 @@ template <class Ordinal = std::int32_t> struct Dataset {
   /// Class of each node in [0, num_classes), or -1 when unlabelled.
   Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels;
   int num_classes = 0;
-  /// Node features, num_nodes x num_features (extent 0 x 0 when the dataset has none; 0 x F
-  /// when it has F-dimensional features that were not loaded, LoadOptions::features = false).
-  Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> features;
+  /// Dense node features, num_nodes x num_features (extent 0 x 0 when the dataset has none or
+  /// holds them in sparse_features; 0 x F when it has F-dimensional features that were not
+  /// loaded, LoadOptions::features = false).
+  DenseFeatures features;
+  /// The node features as sparse rows instead (bag-of-words features; see
+  /// prefer_sparse_features). At most one of features and sparse_features holds values.
+  SparseFeatures sparse_features;
   /// Optional per-node integer attribute such as OGB's node_year (extent 0 when absent).
   Kokkos::View<std::int32_t *, Kokkos::HostSpace> node_year;
   /// Node ids of the split (empty when no split was loaded).
@@ -29,10 +34,29 @@ template <class Ordinal = std::int32_t> struct Dataset {
   std::string split_name;
 
   std::int64_t num_nodes() const { return graph.num_nodes(); }
-  std::int64_t num_features() const { return static_cast<std::int64_t>(features.extent(1)); }
-  /// True when the feature values are in memory (not just their dimension).
-  bool has_feature_values() const { return features.extent(0) > 0 && features.extent(1) > 0; }
+  std::int64_t num_features() const {
+    return sparse_features.has_values() ? sparse_features.num_cols
+                                        : static_cast<std::int64_t>(features.extent(1));
+  }
+  /// True when the feature values are in memory (not just their dimension), dense or sparse.
+  bool has_feature_values() const {
+    return num_features() > 0 &&
+           (sparse_features.has_values() ? sparse_features.num_rows() > 0 : features.extent(0) > 0);
+  }
+  /// Forgets the feature values and their dimension.
+  void drop_features() {
+    features = DenseFeatures();
+    sparse_features = SparseFeatures();
+  }
 };
+
+/// \brief The features of \p data as dense rows: Dataset::features itself (no copy) when they
+/// are dense, else a new N x F expansion of the sparse rows.
+template <class ExecutionSpace, class Ordinal>
+DenseFeatures dense_features(ExecutionSpace const &space, Dataset<Ordinal> const &data) {
+  return data.sparse_features.has_values() ? to_dense_features(space, data.sparse_features)
+                                           : data.features;
+}
 
 } // namespace ttgnn
 

@@ -39,12 +39,12 @@ Dataset<Ordinal> load_edge_list(std::string const &edges_path, GenericOptions co
     std::string identity = "ttgnn edge list\n";
     for (auto const &p : sources)
       identity += "file " + fs::canonical(p).string() + "\n";
-    identity += "ordinal " + std::to_string(sizeof(Ordinal)) + "\nnum_nodes " +
-                std::to_string(options.num_nodes) + "\nnum_classes " +
-                std::to_string(options.num_classes) + "\ndirected " +
-                std::to_string(options.directed) + "\nself_loops " +
-                std::to_string(options.self_loops) + "\nlabels " + options.labels_npy +
-                "\nfeatures " + options.features_npy + "\n";
+    identity +=
+        "ordinal " + std::to_string(sizeof(Ordinal)) + "\nnum_nodes " +
+        std::to_string(options.num_nodes) + "\nnum_classes " + std::to_string(options.num_classes) +
+        "\ndirected " + std::to_string(options.directed) + "\nself_loops " +
+        std::to_string(options.self_loops) + "\nlabels " + options.labels_npy + "\nfeatures " +
+        options.features_npy + "\nfeature_layout " + to_string(options.feature_layout) + "\n";
     key = identity + file_fingerprint(sources);
     li.cache_path = graph_cache_path(options.cache_dir, identity, name);
     li.cache = read_graph_cache(li.cache_path, key, d, &li.cache_detail);
@@ -96,8 +96,12 @@ Dataset<Ordinal> load_edge_list(std::string const &edges_path, GenericOptions co
     d.num_classes = options.num_classes;
     li.num_classes_source = options.num_classes > 0 ? "option" : "none";
   }
-  if (!options.features_npy.empty())
-    d.features = io::read_features_npy(options.features_npy, "", n);
+  if (!options.features_npy.empty()) {
+    io::FeatureTable t = io::choose_feature_layout(
+        io::read_features_npy(options.features_npy, "", n), options.feature_layout);
+    d.features = t.dense;
+    d.sparse_features = t.sparse;
+  }
 
   d.graph = io::edges_to_csr(edges, n, CsrBuildOptions{!options.directed, options.self_loops});
   d.name = name;

@@ -22,6 +22,8 @@ struct GenericOptions {
   std::string labels_npy;
   /// Features, shape (N, F) (or (N) for F = 1), any numeric dtype; NaN/Inf are errors.
   std::string features_npy;
+  /// How the feature values are held: sparse rows for bag-of-words features (automatic).
+  FeatureLayout feature_layout = FeatureLayout::automatic;
   /// Number of classes C; labels must lie in [0, C). 0: max label + 1.
   int num_classes = 0;
   /// Keep arcs u -> v as given instead of symmetrising.

@@ -33,91 +33,16 @@ struct Section {
 };
 
 /// The sizes stored in the header. feat_nnz < 0: dense features (feat_rows x feat_cols
-/// floats); else sparse rows: feat_rows + 1 int64 offsets, feat_nnz int32 columns and feat_nnz
-/// floats (used when that is less than half the dense size, e.g. bag-of-words features).
+/// floats); else sparse rows (Dataset::sparse_features): feat_rows + 1 int64 offsets, feat_nnz
+/// int32 columns and feat_nnz floats.
 struct Sizes {
   std::int64_t nodes, arcs, labels, classes, feat_rows, feat_cols, feat_nnz, years, train, valid,
       test;
 };
 
-/// Features as sparse rows; a value is stored when its bits are not all zero (so -0.0 survives).
-struct SparseRows {
-  std::vector<std::int64_t> offsets;
-  std::vector<std::int32_t> cols;
-  std::vector<float> values;
-};
-
 template <class V> Section section(V const &v) {
   using T = typename V::value_type;
   return Section{const_cast<void *>(static_cast<void const *>(v.data())), v.size() * sizeof(T)};
-}
-
-template <class T> Section section(std::vector<T> const &v) {
-  return Section{const_cast<void *>(static_cast<void const *>(v.data())), v.size() * sizeof(T)};
-}
-
-inline bool nonzero_bits(float x) {
-  std::uint32_t b;
-  std::memcpy(&b, &x, 4);
-  return b != 0;
-}
-
-/// Number of stored (non-zero-bit) feature values.
-std::int64_t count_nonzero(Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> x) {
-  float const *data = x.data();
-  const std::int64_t size = static_cast<std::int64_t>(x.size());
-  return text::host_sum(
-      "ttgnn::graph_cache::count_nonzero", size, size,
-      [=](std::int64_t k, std::int64_t &acc) { acc += nonzero_bits(data[k]) ? 1 : 0; });
-}
-
-SparseRows to_sparse(Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> x,
-                     std::int64_t nnz) {
-  SparseRows s;
-  s.offsets.reserve(x.extent(0) + 1);
-  s.cols.reserve(nnz);
-  s.values.reserve(nnz);
-  s.offsets.push_back(0);
-  for (std::size_t i = 0; i < x.extent(0); ++i) {
-    for (std::size_t j = 0; j < x.extent(1); ++j)
-      if (nonzero_bits(x(i, j))) {
-        s.cols.push_back(static_cast<std::int32_t>(j));
-        s.values.push_back(x(i, j));
-      }
-    s.offsets.push_back(static_cast<std::int64_t>(s.cols.size()));
-  }
-  return s;
-}
-
-/// Checks the sparse rows and expands them into \p x, writing every entry in one pass (the page
-/// faults of the fresh allocation are most of the cost); "" or what is wrong.
-std::string expand(SparseRows const &s,
-                   Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> x) {
-  const std::int64_t rows = static_cast<std::int64_t>(x.extent(0));
-  const std::int64_t cols = static_cast<std::int64_t>(x.extent(1));
-  const std::int64_t nnz = static_cast<std::int64_t>(s.cols.size());
-  if (s.offsets.front() != 0 || s.offsets.back() != nnz)
-    return "sparse feature rows do not span their values";
-  auto const *off = s.offsets.data();
-  auto const *col = s.cols.data();
-  auto const *val = s.values.data();
-  const std::int64_t bad =
-      text::host_sum("ttgnn::graph_cache::expand_features", rows, rows * cols + nnz,
-                     [=](std::int64_t i, std::int64_t &acc) {
-                       for (std::int64_t j = 0; j < cols; ++j)
-                         x(i, j) = 0.0f;
-                       if (off[i] < 0 || off[i + 1] < off[i] || off[i + 1] > nnz) {
-                         ++acc;
-                         return;
-                       }
-                       for (std::int64_t k = off[i]; k < off[i + 1]; ++k) {
-                         if (col[k] < 0 || col[k] >= cols)
-                           ++acc;
-                         else
-                           x(i, col[k]) = val[k];
-                       }
-                     });
-  return bad ? "sparse feature rows out of order or columns out of range" : "";
 }
 
 void put(std::string &out, void const *p, std::size_t n) {
@@ -147,6 +72,22 @@ struct HeaderReader {
     return n == 0 || get(s.data(), n);
   }
 };
+
+/// pread()s exactly \p len bytes at \p offset (retrying short reads); false on an error or at
+/// the end of the file. \p len 0 touches nothing (an empty section's pointer may be null).
+bool read_fully(int fd, char *out, std::size_t len, off_t offset) {
+  while (len > 0) {
+    const ssize_t got = ::pread(fd, out, len, offset);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      return false;
+    out += got;
+    len -= static_cast<std::size_t>(got);
+    offset += got;
+  }
+  return true;
+}
 
 struct FileCloser {
   std::FILE *f;
@@ -291,15 +232,15 @@ CacheStatus read_graph_cache(std::string const &path, std::string const &key, Da
   alloc(d.train, "ttgnn::load::train", z.train);
   alloc(d.valid, "ttgnn::load::valid", z.valid);
   alloc(d.test, "ttgnn::load::test", z.test);
-  SparseRows rows;
   std::vector<Section> sections{section(d.graph.row_map), section(d.graph.entries),
                                 section(d.labels)};
   if (sparse) {
-    rows.offsets.resize(z.feat_rows + 1);
-    rows.cols.resize(z.feat_nnz);
-    rows.values.resize(z.feat_nnz);
-    sections.insert(sections.end(),
-                    {section(rows.offsets), section(rows.cols), section(rows.values)});
+    SparseFeatures &x = d.sparse_features;
+    x.num_cols = z.feat_cols;
+    alloc(x.row_map, "ttgnn::load::features_row_map", z.feat_rows + 1);
+    alloc(x.cols, "ttgnn::load::features_cols", z.feat_nnz);
+    alloc(x.values, "ttgnn::load::features_values", z.feat_nnz);
+    sections.insert(sections.end(), {section(x.row_map), section(x.cols), section(x.values)});
   } else {
     alloc(d.features, "ttgnn::load::features", z.feat_rows, z.feat_cols);
     sections.push_back(section(d.features));
@@ -312,23 +253,29 @@ CacheStatus read_graph_cache(std::string const &path, std::string const &key, Da
   if (expected != file_size)
     return why(CacheStatus::truncated, std::to_string(file_size) + " bytes where the header says " +
                                            std::to_string(expected));
+  // each section read in blocks by several threads (pread), each block hashed as it arrives
   std::uint64_t sum = checksum64(in.bytes.data(), in.bytes.size(), 0);
+  const int fd = ::fileno(file.f);
+  off_t offset = static_cast<off_t>(in.bytes.size());
   for (auto const &s : sections) {
-    // an empty section's data() may be null, which fread must not get (even for 0 bytes)
-    if (s.bytes > 0 && std::fread(s.data, 1, s.bytes, file.f) != s.bytes)
+    auto *base = static_cast<char *>(s.data);
+    const auto read_at = [&](std::size_t begin, std::size_t len) {
+      return read_fully(fd, base + begin, len, offset + static_cast<off_t>(begin));
+    };
+    if (!parallel_fill_checksum64(s.data, s.bytes, sum, read_at, sum))
       return why(CacheStatus::truncated, "data end early");
-    sum = parallel_checksum64(s.data, s.bytes, sum);
+    offset += static_cast<off_t>(s.bytes);
   }
   std::uint64_t stored_sum = 0;
-  if (std::fread(&stored_sum, 1, 8, file.f) != 8)
+  if (!read_fully(fd, reinterpret_cast<char *>(&stored_sum), 8, offset))
     return why(CacheStatus::truncated, "checksum missing");
   if (stored_sum != sum)
     return why(CacheStatus::corrupt, "checksum mismatch");
-  if (sparse) { // each row zeroed, then its stored values, by the thread that owns the row
-    alloc(d.features, "ttgnn::load::features", z.feat_rows, z.feat_cols);
-    if (std::string bad = expand(rows, d.features); !bad.empty())
+  if (sparse)
+    if (std::string bad = check_sparse_features(Kokkos::DefaultHostExecutionSpace(),
+                                                d.sparse_features, z.feat_rows);
+        !bad.empty())
       return why(CacheStatus::corrupt, bad);
-  }
   d.name = name;
   d.split_name = split_name;
   d.num_classes = static_cast<int>(z.classes);
@@ -353,31 +300,24 @@ void write_graph_cache(std::string const &path, std::string const &key, Dataset<
   put_string(header, key);
   put_string(header, d.name);
   put_string(header, d.split_name);
-  // bag-of-words features: store sparse rows when that halves their size
-  const std::int64_t dense_bytes = static_cast<std::int64_t>(d.features.size() * sizeof(float));
-  const std::int64_t nnz = dense_bytes > 0 ? count_nonzero(d.features) : 0;
-  const bool sparse =
-      dense_bytes > 0 &&
-      nnz * 8 + 8 * static_cast<std::int64_t>(d.features.extent(0) + 1) < dense_bytes / 2;
+  const SparseFeatures &x = d.sparse_features;
+  const bool sparse = x.has_values();
   const Sizes z{d.num_nodes(),
                 d.graph.num_arcs(),
                 static_cast<std::int64_t>(d.labels.extent(0)),
                 d.num_classes,
-                static_cast<std::int64_t>(d.features.extent(0)),
-                static_cast<std::int64_t>(d.features.extent(1)),
-                sparse ? nnz : -1,
+                sparse ? x.num_rows() : static_cast<std::int64_t>(d.features.extent(0)),
+                d.num_features(),
+                sparse ? x.nnz() : -1,
                 static_cast<std::int64_t>(d.node_year.extent(0)),
                 static_cast<std::int64_t>(d.train.extent(0)),
                 static_cast<std::int64_t>(d.valid.extent(0)),
                 static_cast<std::int64_t>(d.test.extent(0))};
   put(header, &z, sizeof z);
-  SparseRows rows;
   std::vector<Section> sections{section(d.graph.row_map), section(d.graph.entries),
                                 section(d.labels)};
   if (sparse) {
-    rows = to_sparse(d.features, nnz);
-    sections.insert(sections.end(),
-                    {section(rows.offsets), section(rows.cols), section(rows.values)});
+    sections.insert(sections.end(), {section(x.row_map), section(x.cols), section(x.values)});
   } else {
     sections.push_back(section(d.features));
   }

@@ -192,7 +192,8 @@ Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, Lo
         "ttgnn ogb dataset\ndir " + fs::canonical(dir).string() + "\nordinal " +
         std::to_string(sizeof(Ordinal)) + "\nsymmetrize " + std::to_string(symmetrize) +
         "\nself_loops " + std::to_string(options.self_loops) + "\nfeatures " +
-        std::to_string(options.features) + "\nsplit " + options.split + "\n";
+        std::to_string(options.features) + "\nfeature_layout " + to_string(options.feature_layout) +
+        "\nsplit " + options.split + "\n";
     key = identity + file_fingerprint(files.all());
     li.cache_path = graph_cache_path(options.cache_dir, identity, name);
     li.cache = read_graph_cache(li.cache_path, key, d, &li.cache_detail);
@@ -290,8 +291,13 @@ Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, Lo
   }
   const bool has_feat = files.binary ? members.count("node_feat.npy") > 0 : !files.feat.empty();
   if (has_feat && options.features) {
-    d.features = files.binary ? io::read_features_npy(files.data_npz, "node_feat.npy", n)
-                              : io::read_features_text(files.feat, n);
+    io::FeatureTable t =
+        files.binary
+            ? io::choose_feature_layout(io::read_features_npy(files.data_npz, "node_feat.npy", n),
+                                        options.feature_layout)
+            : io::read_features_text(files.feat, n, options.feature_layout);
+    d.features = t.dense;
+    d.sparse_features = t.sparse;
   } else if (has_feat) {
     std::int64_t f = 0;
     if (files.binary) {

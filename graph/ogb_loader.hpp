@@ -36,6 +36,8 @@ struct LoadOptions {
   bool self_loops = false;
   /// Read the feature values. When false only their dimension is read (features is 0 x F).
   bool features = true;
+  /// How the feature values are held: sparse rows for bag-of-words features (automatic).
+  FeatureLayout feature_layout = FeatureLayout::automatic;
   /// Folder for the binary cache ("" = no cache).
   std::string cache_dir;
 };

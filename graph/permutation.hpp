@@ -227,8 +227,51 @@ map_ids_to_new(ExecutionSpace const &space, Kokkos::View<std::int64_t *, Kokkos:
   return out;
 }
 
-/// \brief The dataset relabelled by \p perm: graph, labels, features and the split ids
-/// together (split lists keep their order, their ids become new ids). Results computed on the
+/// \brief Sparse feature rows relabelled by \p perm: row i of the result is row new_to_old(i).
+template <class ExecutionSpace>
+SparseFeatures permute_sparse_rows(ExecutionSpace const &space, SparseFeatures const &in,
+                                   Permutation const &perm) {
+  detail::check_host_space<ExecutionSpace>();
+  const std::int64_t n = perm.size();
+  if (in.num_rows() != n)
+    throw ConfigError("ttgnn::permute_sparse_rows: " + std::to_string(in.num_rows()) +
+                      " rows, permutation of " + std::to_string(n));
+  using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+  SparseFeatures out;
+  out.num_cols = in.num_cols;
+  out.row_map = decltype(out.row_map)("ttgnn::permute_sparse_rows::row_map", n + 1);
+  out.cols = decltype(out.cols)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::permute_sparse_rows::cols"),
+      in.nnz());
+  out.values = decltype(out.values)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::permute_sparse_rows::values"),
+      in.nnz());
+  auto n2o = perm.new_to_old;
+  auto in_map = in.row_map, out_map = out.row_map;
+  auto in_cols = in.cols, out_cols = out.cols;
+  auto in_vals = in.values, out_vals = out.values;
+  Kokkos::parallel_scan("ttgnn::permute_sparse_rows::offsets", Policy(space, 0, n),
+                        [=](std::int64_t i, std::int64_t &acc, bool final) {
+                          const std::int64_t len = in_map(n2o(i) + 1) - in_map(n2o(i));
+                          acc += len;
+                          if (final)
+                            out_map(i + 1) = acc;
+                        });
+  Kokkos::parallel_for(
+      "ttgnn::permute_sparse_rows::fill", Policy(space, 0, n), [=](std::int64_t i) {
+        std::int64_t k = out_map(i);
+        for (std::int64_t src = in_map(n2o(i)); src < in_map(n2o(i) + 1); ++src, ++k) {
+          out_cols(k) = in_cols(src);
+          out_vals(k) = in_vals(src);
+        }
+      });
+  space.fence();
+  return out;
+}
+
+/// \brief The dataset relabelled by \p perm: graph, labels, features (dense or sparse),
+/// node_year and the split ids together (split lists keep their order, their ids become new
+/// ids). Results computed on the
 /// returned dataset map back with unpermute_rows(space, result, perm).
 template <class ExecutionSpace, class Ordinal>
 Dataset<Ordinal> apply_permutation(ExecutionSpace const &space, Dataset<Ordinal> const &data,
@@ -239,7 +282,13 @@ Dataset<Ordinal> apply_permutation(ExecutionSpace const &space, Dataset<Ordinal>
   out.split_name = data.split_name;
   out.graph = permute_graph(space, data.graph, perm);
   out.labels = permute_rows(space, data.labels, perm);
-  out.features = permute_rows(space, data.features, perm);
+  // 0 x F features (dimension only) or none: nothing to permute
+  out.features =
+      data.features.extent(0) > 0 ? permute_rows(space, data.features, perm) : data.features;
+  if (data.sparse_features.has_values())
+    out.sparse_features = permute_sparse_rows(space, data.sparse_features, perm);
+  if (data.node_year.extent(0) > 0)
+    out.node_year = permute_rows(space, data.node_year, perm);
   out.train = map_ids_to_new(space, data.train, perm);
   out.valid = map_ids_to_new(space, data.valid, perm);
   out.test = map_ids_to_new(space, data.test, perm);

@@ -69,44 +69,6 @@ template <class Ordinal> struct EdgeLineParser {
   }
 };
 
-/// Parses F comma-separated finite numbers of \p line into out[0..F); "" or what was wrong.
-std::string parse_feature_row(std::string_view line, float *out, std::int64_t f) {
-  char const *p = line.data();
-  char const *const end = p + line.size();
-  for (std::int64_t j = 0; j < f; ++j) {
-    if (j > 0) {
-      if (p == end || *p != ',')
-        return "expected " + std::to_string(f) +
-               " comma-separated values (as on the first row), got " + std::to_string(j);
-      ++p;
-    }
-    while (p < end && *p == ' ')
-      ++p;
-    float v = 0;
-    auto [q, ec] = std::from_chars(p, end, v);
-    if (ec == std::errc::result_out_of_range)
-      return "value '" + std::string(p, std::find(p, end, ',')) + "' in column " +
-             std::to_string(j + 1) + " is out of float range";
-    if (ec != std::errc() || q == p)
-      return "expected a number in column " + std::to_string(j + 1) + ", got '" +
-             std::string(p, std::find(p, end, ',')) + "'";
-    if (!std::isfinite(v))
-      return "feature value in column " + std::to_string(j + 1) + " is NaN or Inf";
-    out[j] = v;
-    p = q;
-    while (p < end && *p == ' ')
-      ++p;
-  }
-  if (p != end) {
-    if (*p == ',')
-      return "expected " + std::to_string(f) +
-             " comma-separated values (as on the first row), got " +
-             std::to_string(f + std::count(p, end, ','));
-    return "unexpected text '" + std::string(p, end) + "' after the last value";
-  }
-  return "";
-}
-
 /// Parses one label token: -1 for nan, the class otherwise; "" or what was wrong in \p msg.
 std::int32_t parse_label(std::string_view token, std::string &msg) {
   token = trim(token);
@@ -232,57 +194,6 @@ Kokkos::View<std::int32_t *, Kokkos::HostSpace> read_labels_text(std::string con
     throw InputError(path + ": " + std::to_string(row) + " label lines for " +
                      std::to_string(num_nodes) + " nodes");
   return labels;
-}
-
-std::int64_t peek_feature_dim_text(std::string const &path) {
-  LineReader in(path);
-  std::string_view line;
-  if (!in.next(line) || trim(line).empty())
-    return 0;
-  return 1 + static_cast<std::int64_t>(std::count(line.begin(), line.end(), ','));
-}
-
-Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace>
-read_features_text(std::string const &path, std::int64_t num_nodes) {
-  LineReader in(path);
-  std::string_view line;
-  if (!in.next(line) || trim(line).empty())
-    throw InputError(path + ": empty first row (expected " + std::to_string(num_nodes) +
-                     " rows of comma-separated numbers)");
-  const std::int64_t f = 1 + static_cast<std::int64_t>(std::count(line.begin(), line.end(), ','));
-  Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> x(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::load::features"), num_nodes, f);
-  if (num_nodes == 0)
-    in.fail("feature rows present but the dataset has no nodes");
-  if (std::string msg = parse_feature_row(line, x.data(), f); !msg.empty())
-    in.fail(msg);
-  text::FirstError error;
-  std::string_view block;
-  std::int64_t first_line = 0;
-  while (in.next_block(block, first_line)) {
-    text::for_each_piece(block, first_line, text::host_pieces(),
-                         [&](int, std::int64_t line0, std::int64_t, std::string_view piece) {
-                           std::int64_t ln = line0;
-                           text::for_each_line(piece, [&](std::string_view l) {
-                             const std::int64_t row = ln - 1; // line 1 is row 0
-                             std::string msg = row >= num_nodes
-                                                   ? "more feature rows than the " +
-                                                         std::to_string(num_nodes) + " nodes"
-                                                   : parse_feature_row(l, x.data() + row * f, f);
-                             if (!msg.empty()) {
-                               error.record(ln, std::move(msg));
-                               return false;
-                             }
-                             ++ln;
-                             return true;
-                           });
-                         });
-    error.throw_if_any(path);
-  }
-  if (in.line_number() != num_nodes)
-    throw InputError(path + ": " + std::to_string(in.line_number()) + " feature rows for " +
-                     std::to_string(num_nodes) + " nodes");
-  return x;
 }
 
 std::vector<std::int64_t> read_ints_text(std::string const &path, std::int64_t num_nodes) {

@@ -8,6 +8,7 @@
 
 #include "graph/csr_build.hpp"
 #include "graph/csr_graph.hpp"
+#include "graph/sparse_features.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -72,10 +73,23 @@ int check_labels(Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels, int num
 /// Number of comma-separated values on the first line of a dense feature file (0 if empty).
 std::int64_t peek_feature_dim_text(std::string const &path);
 
+/// \brief Features as read: dense rows or sparse rows (at most one of them holds values).
+struct FeatureTable {
+  DenseFeatures dense;
+  SparseFeatures sparse;
+};
+
+/// \p x in the layout \p layout asks for: as it is, or as sparse rows (automatic: when
+/// prefer_sparse_features says so).
+FeatureTable choose_feature_layout(DenseFeatures x, FeatureLayout layout);
+
 /// Reads N rows of F comma-separated finite numbers (F from the first row); ragged rows,
-/// non-numbers, NaN and Inf are errors. Parsed in parallel blocks straight into the result.
-Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace>
-read_features_text(std::string const &path, std::int64_t num_nodes);
+/// non-numbers, NaN and Inf are errors. Parsed in parallel blocks straight into the result:
+/// sparse rows, or dense rows when \p layout is dense or when automatic and the first block
+/// (about 4 MiB of text) is too dense for prefer_sparse_features. With automatic the result
+/// follows prefer_sparse_features over the whole file.
+FeatureTable read_features_text(std::string const &path, std::int64_t num_nodes,
+                                FeatureLayout layout = FeatureLayout::automatic);
 
 /// Reads an (N, F) or (N) numeric `.npy` array (any supported dtype, C or Fortran order) as
 /// float; NaN and Inf are errors. \p member empty: a plain `.npy` file.

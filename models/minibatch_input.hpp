@@ -95,23 +95,25 @@ public:
       if (!data.has_feature_values())
         throw ConfigError("input '" + to_string(o.kind) + "': the dataset '" + data.name +
                           "' has no node features (use --input emb or tt)");
-      if constexpr (std::is_same<matrix_type, decltype(data.features)>::value) {
-        features_ = data.features; // float rows on the host: use them in place, no copy
+      // dense rows (sparse rows are expanded): batches gather rows of them
+      const DenseFeatures x = dense_features(Kokkos::DefaultHostExecutionSpace(), data);
+      if constexpr (std::is_same<matrix_type, DenseFeatures>::value) {
+        features_ = x; // float rows on the host: use them in place, no copy
       } else {
         features_ = matrix_type(
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::features"),
-            data.features.extent(0), data.features.extent(1));
+            x.extent(0), x.extent(1));
         auto h = Kokkos::create_mirror_view(features_);
         Kokkos::parallel_for(
             "ttgnn::minibatch_input::convert_features",
             Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, data.num_nodes()),
             [&](std::int64_t i) {
-              for (std::size_t j = 0; j < data.features.extent(1); ++j)
-                h(i, j) = static_cast<Scalar>(data.features(i, j));
+              for (std::size_t j = 0; j < x.extent(1); ++j)
+                h(i, j) = static_cast<Scalar>(x(i, j));
             });
         Kokkos::deep_copy(space, features_, h);
       }
-      num_features_ = static_cast<std::int64_t>(data.features.extent(1));
+      num_features_ = static_cast<std::int64_t>(x.extent(1));
     }
     if (rows.extent(0) > 0) {
       if (static_cast<std::int64_t>(rows.extent(0)) != num_nodes_)

@@ -31,6 +31,11 @@ void check_equal(ttgnn::Dataset<Ordinal> const &a, ttgnn::Dataset<Ordinal> const
   CHECK(same_view(a.labels, b.labels));
   CHECK(a.features.extent(1) == b.features.extent(1));
   CHECK(same_view(a.features, b.features));
+  CHECK(a.num_features() == b.num_features());
+  CHECK(a.sparse_features.has_values() == b.sparse_features.has_values());
+  CHECK(same_view(a.sparse_features.row_map, b.sparse_features.row_map));
+  CHECK(same_view(a.sparse_features.cols, b.sparse_features.cols));
+  CHECK(same_view(a.sparse_features.values, b.sparse_features.values));
   CHECK(same_view(a.node_year, b.node_year));
   CHECK(same_view(a.train, b.train));
   CHECK(same_view(a.valid, b.valid));
@@ -84,6 +89,31 @@ TEST_CASE("cache: miss then hit, equal to the text load") {
   auto d64 = ttgnn::load_ogb<std::int64_t>((root / "cora").string(), o, &info);
   CHECK(info.cache == ttgnn::CacheStatus::missing);
   CHECK(d64.graph.num_arcs() == 10556);
+}
+
+TEST_CASE("cache: sparse features are stored and reloaded as sparse rows") {
+  const fs::path root = cora_copy("cache_sparse");
+  ttgnn::LoadOptions o;
+  o.cache_dir = (root / "cache").string();
+  ttgnn::LoadInfo info;
+  const auto text = ttgnn::load_ogb((root / "cora").string(), o, &info);
+  REQUIRE(text.sparse_features.has_values()); // 1.3% non-zero
+  const auto hit = ttgnn::load_ogb((root / "cora").string(), o, &info);
+  CHECK(info.cache == ttgnn::CacheStatus::hit);
+  check_equal(hit, text);
+  // sparse rows: 49216 x (4 + 4) bytes + 2709 x 8 offsets ~ 0.4 MB, where dense rows would take
+  // 2708 x 1433 x 4 = 15.5 MB; the graph adds 10556 x 4 + 2709 x 8 and the labels 2708 x 4
+  CHECK(fs::file_size(info.cache_path) < 600000);
+
+  // dense rows on request: another cache entry, holding the same values
+  o.feature_layout = ttgnn::FeatureLayout::dense;
+  const auto dense = ttgnn::load_ogb((root / "cora").string(), o, &info);
+  CHECK(info.cache == ttgnn::CacheStatus::missing);
+  CHECK_FALSE(dense.sparse_features.has_values());
+  CHECK(
+      same_view(dense.features, ttgnn::dense_features(Kokkos::DefaultHostExecutionSpace(), text)));
+  check_equal(ttgnn::load_ogb((root / "cora").string(), o, &info), dense);
+  CHECK(info.cache == ttgnn::CacheStatus::hit);
 }
 
 TEST_CASE("cache: a changed source file makes it stale") {

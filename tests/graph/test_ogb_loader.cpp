@@ -190,12 +190,19 @@ TEST_CASE("bundled Cora loads with the provenance's counts") {
   for (int i = 0; i < 2708; ++i)
     ++counts.at(d.labels(i));
   CHECK(counts == std::vector<std::int64_t>{351, 217, 418, 818, 426, 298, 180});
+  // 1.3% non-zero: held as sparse rows, exactly the non-zeros
+  REQUIRE(d.sparse_features.has_values());
+  CHECK(d.features.extent(0) == 0);
+  CHECK(d.sparse_features.nnz() == 49216);
+  const auto x = ttgnn::dense_features(Kokkos::DefaultHostExecutionSpace(), d);
+  REQUIRE(x.extent(0) == 2708);
+  REQUIRE(x.extent(1) == 1433);
   double sum = 0; // binary bag of words with 49216 non-zeros (PROVENANCE.txt)
   std::int64_t nonzero = 0, non_binary = 0;
-  for (std::size_t i = 0; i < d.features.size(); ++i) {
-    sum += d.features.data()[i];
-    nonzero += d.features.data()[i] != 0;
-    non_binary += d.features.data()[i] != 0 && d.features.data()[i] != 1;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sum += x.data()[i];
+    nonzero += x.data()[i] != 0;
+    non_binary += x.data()[i] != 0 && x.data()[i] != 1;
   }
   CHECK(nonzero == 49216);
   CHECK(sum == 49216);

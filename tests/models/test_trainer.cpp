@@ -81,12 +81,13 @@ template <class Space> struct Cora {
     test = Kokkos::create_mirror_view_and_copy(typename Space::memory_space(), d.test);
     ttgnn::Matrix<float, Space> x("ttgnn::test::features", n, f);
     auto xh = Kokkos::create_mirror_view(x);
+    const auto xd = ttgnn::dense_features(Kokkos::DefaultHostExecutionSpace(), d);
     for (std::int64_t i = 0; i < n; ++i) { // row-normalised, as Kipf & Welling
       double s = 0;
       for (std::int64_t j = 0; j < f; ++j)
-        s += d.features(i, j);
+        s += xd(i, j);
       for (std::int64_t j = 0; j < f; ++j)
-        xh(i, j) = s > 0 ? float(d.features(i, j) / s) : 0.f;
+        xh(i, j) = s > 0 ? float(xd(i, j) / s) : 0.f;
     }
     Kokkos::deep_copy(x, xh);
     input = std::make_unique<Input>(n);
