@@ -10,7 +10,7 @@ namespace ttgnn {
 
 namespace {
 constexpr std::size_t chunk_size = 1 << 20;
-constexpr std::size_t first_chunk = 1 << 16;
+constexpr std::size_t first_chunk = 1 << 12;
 constexpr std::size_t block_size = 4 << 20;
 
 /// zlib's gzerror() text without the "<path>: " prefix it adds (the caller names the file).
@@ -44,10 +44,13 @@ bool LineReader::fill() {
   // Start small (most files a loader opens are a few bytes: counts, meta.csv) and grow to
   // chunk_size, so opening a small file does not allocate and touch a megabyte.
   read_size_ = std::min(chunk_size, read_size_ == 0 ? first_chunk : 2 * read_size_);
-  const std::size_t want = read_size_;
+  const std::size_t want = drained_ ? 0 : read_size_;
   buffer_.resize(old + want);
   gzFile gz = static_cast<gzFile>(gz_);
-  const int got = gzread(gz, buffer_.data() + old, static_cast<unsigned>(want));
+  // gzread returns less than asked only at the end of the data (or of a truncated stream): then
+  // the next call ends the file without growing the buffer for a read that would return nothing
+  const int got = want == 0 ? 0 : gzread(gz, buffer_.data() + old, static_cast<unsigned>(want));
+  drained_ = got >= 0 && static_cast<std::size_t>(got) < want;
   if (got < 0) {
     int code = 0;
     const char *msg = gzerror(gz, &code);

@@ -46,8 +46,9 @@ private:
   void *gz_ = nullptr; // gzFile, kept opaque so zlib stays out of public headers
   std::string buffer_;
   std::size_t begin_ = 0;
-  std::size_t read_size_ = 0; // bytes asked of zlib per fill: 64 KiB, doubling to 1 MiB
+  std::size_t read_size_ = 0; // bytes asked of zlib per fill: 4 KiB, doubling to 1 MiB
   bool eof_ = false;
+  bool drained_ = false; // zlib returned less than asked: the next fill() is the end of file
   std::int64_t line_number_ = 0;
 };
 
