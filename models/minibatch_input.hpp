@@ -18,6 +18,7 @@
 #include "models/embedding_init.hpp"
 #include "models/full_embedding.hpp"
 #include "models/layer.hpp"
+#include "models/sparse_feature_rows.hpp"
 #include "models/training_common.hpp"
 #include "models/tt_embedding.hpp"
 
@@ -95,8 +96,13 @@ public:
       if (!data.has_feature_values())
         throw ConfigError("input '" + to_string(o.kind) + "': the dataset '" + data.name +
                           "' has no node features (use --input emb or tt)");
-      // dense rows (sparse rows are expanded): batches gather rows of them
-      const DenseFeatures x = dense_features(Kokkos::DefaultHostExecutionSpace(), data);
+      num_features_ = data.num_features();
+    }
+    if (feat && data.sparse_features.has_values()) {
+      // sparse rows stay sparse on the device: a batch expands its own rows only
+      sparse_features_ = SparseFeatureRows<Scalar, ExecutionSpace>(space, data.sparse_features);
+    } else if (feat) {
+      const DenseFeatures x = data.features;
       if constexpr (std::is_same<matrix_type, DenseFeatures>::value) {
         features_ = x; // float rows on the host: use them in place, no copy
       } else {
@@ -113,7 +119,6 @@ public:
             });
         Kokkos::deep_copy(space, features_, h);
       }
-      num_features_ = static_cast<std::int64_t>(x.extent(1));
     }
     if (rows.extent(0) > 0) {
       if (static_cast<std::int64_t>(rows.extent(0)) != num_nodes_)
@@ -193,7 +198,9 @@ public:
     detail::require_extents(out, b, dim(), "ttgnn::MinibatchInput::forward: out");
     ids_ = ids;
     const std::int64_t f = num_features_;
-    if (f > 0) {
+    if (f > 0 && !sparse_features_.empty()) {
+      gather_sparse_rows(space, sparse_features_, ids, out);
+    } else if (f > 0) {
       auto feat = features_;
       Kokkos::parallel_for(
           "ttgnn::minibatch_input::gather_features",
@@ -297,9 +304,9 @@ public:
   }
 
   /// \brief The input rows of all nodes (num_nodes x dim), computed in chunks of \p chunk
-  /// nodes; for plain features the stored matrix itself.
+  /// nodes; for plain dense features the stored matrix itself.
   matrix_type all_rows(ExecutionSpace const &space, std::int64_t chunk = 65536) {
-    if (!trainable())
+    if (!trainable() && sparse_features_.empty())
       return features_;
     matrix_type out(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::all_rows"),
@@ -341,7 +348,8 @@ private:
 
   MinibatchInputOptions options_;
   std::int64_t num_nodes_ = 0, num_features_ = 0;
-  matrix_type features_, emb_rows_;
+  matrix_type features_, emb_rows_; // features_: dense features (else sparse_features_)
+  SparseFeatureRows<Scalar, ExecutionSpace> sparse_features_;
   Kokkos::View<std::int64_t *, memory_space> rows_;
   ids_type ids_, row_ids_;
   std::unique_ptr<FullEmbedding<Scalar, ExecutionSpace>> full_;
