@@ -5,7 +5,7 @@
 #include "apps/gnn_experiment.hpp"
 #include "apps/svg_plot.hpp"
 #include "core/error.hpp"
-#include "models/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 #include "core/json_writer.hpp"
 #include "graph/sbm_config.hpp"
 #include "graph/sbm_dataset.hpp"

@@ -10,7 +10,7 @@
 #include "graph/ogb_loader.hpp"
 #include "graph/ordering.hpp"
 #include "graph/permutation.hpp"
-#include "models/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 #include "models/embedding_export.hpp"
 #include "models/embedding_init.hpp"
 #include "models/full_batch_trainer.hpp"

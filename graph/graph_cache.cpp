@@ -1,5 +1,6 @@
 #include "graph/graph_cache.hpp"
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "graph/checksum.hpp"
 #include "graph/text_parse.hpp"
@@ -9,7 +10,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -287,11 +287,8 @@ CacheStatus read_graph_cache(std::string const &path, std::string const &key, Da
 
 template <class Ordinal>
 void write_graph_cache(std::string const &path, std::string const &key, Dataset<Ordinal> const &d) {
-  static std::atomic<int> counter{0};
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  const std::string tmp =
-      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
   std::string header;
   put(header, magic, 8);
   const std::uint32_t ordinal_bytes = sizeof(Ordinal);
@@ -323,27 +320,15 @@ void write_graph_cache(std::string const &path, std::string const &key, Dataset<
   }
   sections.insert(sections.end(),
                   {section(d.node_year), section(d.train), section(d.valid), section(d.test)});
-  std::FILE *f = std::fopen(tmp.c_str(), "wb");
-  if (!f)
-    throw InputError(tmp + ": cannot write the cache: " + std::strerror(errno));
-  bool ok = std::fwrite(header.data(), 1, header.size(), f) == header.size();
+  AtomicFileWriter out(path); // a temporary file next to path, renamed by commit()
+  out.write(header.data(), header.size());
   std::uint64_t sum = checksum64(header.data(), header.size(), 0);
   for (auto const &s : sections) {
-    // an empty section's data() may be null, which fwrite must not get (even for 0 bytes)
-    ok = ok && (s.bytes == 0 || std::fwrite(s.data, 1, s.bytes, f) == s.bytes);
+    out.write(s.data, s.bytes);
     sum = parallel_checksum64(s.data, s.bytes, sum);
   }
-  ok = ok && std::fwrite(&sum, 1, 8, f) == 8;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok) {
-    fs::remove(tmp, ec);
-    throw InputError(tmp + ": cannot write the cache (disk full?)");
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw InputError(path + ": cannot rename the cache into place: " + ec.message());
-  }
+  out.write(&sum, 8);
+  out.commit();
 }
 
 #define TTGNN_INSTANTIATE_CACHE(ORDINAL)                                                           \

@@ -1,7 +1,7 @@
 #include "models/checkpoint.hpp"
 
 #include "graph/graph_cache.hpp"
-#include "models/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 #include <fstream>
 #include <iterator>

@@ -22,10 +22,10 @@
 /// counters, the schedule, the selection state, the best parameters and the history; so a run
 /// resumed from epoch k reaches bitwise the same parameters as an uninterrupted one (with the
 /// deterministic kernels, at the same thread count). Temporary files of checkpoint writes
-/// interrupted by a kill (models/atomic_file.hpp) are removed when training starts.
+/// interrupted by a kill (core/atomic_file.hpp) are removed when training starts.
 
 #include "core/error.hpp"
-#include "models/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 #include "models/checkpoint.hpp"
 #include "models/gnn_model.hpp"
 #include "models/log_softmax_cross_entropy.hpp"

@@ -5,7 +5,7 @@
 #include "core/error.hpp"
 #include "graph/counter_rng.hpp"
 #include "graph/neighbor_sampler.hpp"
-#include "models/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 #include "models/block_operator.hpp"
 #include "models/checkpoint.hpp"
 #include "models/gnn_model.hpp"

@@ -5,7 +5,7 @@
 /// AtomicFileWriter: the header first, then the data streamed in chunks, renamed into place
 /// by commit(). graph/npy_reader.hpp reads them back.
 
-#include "models/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 #include <cstdint>
 #include <string>

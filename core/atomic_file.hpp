@@ -1,5 +1,5 @@
-#ifndef TTGNN_MODELS_ATOMIC_FILE_HPP
-#define TTGNN_MODELS_ATOMIC_FILE_HPP
+#ifndef TTGNN_CORE_ATOMIC_FILE_HPP
+#define TTGNN_CORE_ATOMIC_FILE_HPP
 /// \file atomic_file.hpp
 /// \brief Output files that appear whole or not at all: data goes to a temporary file in the
 /// destination's folder (`PATH.tmp-XXXXXX`), which is flushed to disk and renamed onto PATH by

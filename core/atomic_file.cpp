@@ -1,4 +1,4 @@
-#include "models/atomic_file.hpp"
+#include "core/atomic_file.hpp"
 
 #include <sys/stat.h>
 
