@@ -170,8 +170,10 @@ FeatureTable read_features_text(std::string const &path, std::int64_t num_nodes,
   if (std::string msg = parse_feature_row(line, sparse ? rows->scratch(0) : x.data(), f);
       !msg.empty())
     in.fail(msg);
-  if (sparse)
+  if (sparse) {
     rows->keep(0, 0);
+    rows->flush(); // the file may have no other line (found by fuzz_node_feat)
+  }
 
   text::FirstError error;
   std::string_view block;

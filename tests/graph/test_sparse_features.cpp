@@ -7,6 +7,7 @@
 #include "graph_test_files.hpp"
 #include "test_harness.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -174,6 +175,28 @@ TEST_CASE("read_features_text: every layout reads the same values") {
     CHECK(same_bits(dense_of(a), x)); // "%g" of these halves prints them exactly
     CHECK(same_bits(dense_of(d), x));
     CHECK(same_bits(dense_of(s), x));
+  }
+}
+
+TEST_CASE("read_features_text: a file of one row, with or without its newline") {
+  // fuzz_node_feat found that a lone first row (no block after it) lost its stored values
+  const fs::path dir = scratch_dir("sparse_features_one_row");
+  for (std::string text : {"4 ", "0,2.5,0\n", "0,0,0"}) {
+    CAPTURE(text);
+    write_text(dir / "one.csv", text);
+    const std::int64_t f = 1 + std::count(text.begin(), text.end(), ',');
+    for (auto layout : {FeatureLayout::automatic, FeatureLayout::dense, FeatureLayout::sparse}) {
+      const auto t = ttgnn::io::read_features_text((dir / "one.csv").string(), 1, layout);
+      if (t.sparse.has_values())
+        CHECK(ttgnn::check_sparse_features(Kokkos::DefaultHostExecutionSpace(), t.sparse, 1) == "");
+      const DenseFeatures x = dense_of(t);
+      REQUIRE(x.extent(0) == 1);
+      REQUIRE(static_cast<std::int64_t>(x.extent(1)) == f);
+      const float expect = text[0] == '4' ? 4.0f : 0.0f;
+      CHECK(x(0, 0) == expect);
+      if (f == 3)
+        CHECK(x(0, 1) == (text[2] == '2' ? 2.5f : 0.0f));
+    }
   }
 }
 
