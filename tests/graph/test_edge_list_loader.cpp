@@ -89,3 +89,29 @@ TEST_CASE("edge list with .npy labels and features") {
     CHECK(d.features(3, 1) == 13.0f);
   }
 }
+
+TEST_CASE("edge list: bag-of-words .npy features are held as sparse rows") {
+  const fs::path dir = scratch_dir("edgelist_sparse_npy");
+  write_text(dir / "e.csv", "0,1\n1,2\n2,3\n");
+  // 4 x 10, three non-zeros: sparse rows (3 x 8 + 5 x 8 bytes) beat dense (160 bytes)
+  std::vector<float> x(40, 0.0f);
+  x[0 * 10 + 3] = 1.0f;
+  x[2 * 10 + 9] = 2.0f;
+  x[3 * 10 + 0] = -0.5f;
+  write_text(dir / "x.npy", npy_bytes("<f4", {4, 10}, x));
+  ttgnn::GenericOptions g;
+  g.features_npy = (dir / "x.npy").string();
+  auto d = ttgnn::load_edge_list((dir / "e.csv").string(), g);
+  REQUIRE(d.sparse_features.has_values());
+  CHECK(d.features.extent(0) == 0);
+  CHECK(d.num_features() == 10);
+  CHECK(d.sparse_features.nnz() == 3);
+  const auto dense = ttgnn::dense_features(Kokkos::DefaultHostExecutionSpace(), d);
+  for (int i = 0; i < 40; ++i)
+    CHECK(dense.data()[i] == x[i]);
+  g.feature_layout = ttgnn::FeatureLayout::dense;
+  auto e = ttgnn::load_edge_list((dir / "e.csv").string(), g);
+  CHECK_FALSE(e.sparse_features.has_values());
+  REQUIRE(e.features.extent(0) == 4);
+  CHECK(e.features(2, 9) == 2.0f);
+}

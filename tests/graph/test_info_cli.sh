@@ -35,6 +35,15 @@ first=$("$bin" info --dataset "$cora" --json --features --cache "$tmp/cache")
 second=$("$bin" info --dataset "$cora" --json --features --cache "$tmp/cache")
 check_json "$first" 'assert d["cache"] == "missing", d'
 check_json "$second" 'assert d["cache"] == "hit" and d["num_features"] == 1433, d'
+# bag-of-words features are held as sparse rows (49216 values, PROVENANCE.txt), in memory and
+# in the cache; --feature-layout dense forces dense rows (another cache entry)
+check_json "$second" 'assert d["feature_layout"] == "sparse" and d["feature_nnz"] == 49216, d'
+dense=$("$bin" info --dataset "$cora" --json --features --feature-layout dense --cache "$tmp/cache")
+check_json "$dense" 'assert d["feature_layout"] == "dense" and d["cache"] == "missing", d'
+check_json "$json" 'assert d["feature_layout"] == "not loaded", d'
+if "$bin" info --dataset "$cora" --feature-layout csr 2>"$tmp/err"; then exit 1; fi
+grep -q "expected auto, dense or sparse, got 'csr'" "$tmp/err"
+"$bin" info --dataset "$cora" --features | grep -q "^features  *1433 (sparse rows, 49216 values stored, 1.27%)$"
 
 # errors: non-zero exit and a message naming the problem
 if "$bin" info --dataset "$tmp/nosuch" 2>"$tmp/err"; then exit 1; fi
