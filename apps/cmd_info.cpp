@@ -123,7 +123,9 @@ int run_info(int argc, char const *const *argv) {
     std::fprintf(stderr, "ttgnn info: warning: cache %s, %s: %s\n", to_string(li.cache),
                  li.cache_written ? "rebuilt from the sources" : "not written",
                  li.cache_detail.c_str());
-  const GraphStats s = compute_graph_stats(Kokkos::DefaultHostExecutionSpace(), d);
+  GraphStatsOptions so;
+  so.known_symmetric = li.symmetrized; // symmetrised on load (tests/graph/test_csr_build.cpp)
+  const GraphStats s = compute_graph_stats(Kokkos::DefaultHostExecutionSpace(), d, so);
   if (!opts.get_flag("json")) {
     print_text(path, d, s, li);
     return 0;

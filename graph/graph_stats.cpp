@@ -62,7 +62,8 @@ CsrGraph<Ordinal, Kokkos::HostSpace> undirected(ExecutionSpace const &space,
 } // namespace stats_detail
 
 template <class ExecutionSpace, class Ordinal>
-GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> const &data) {
+GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> const &data,
+                               GraphStatsOptions const &options) {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
                 "compute_graph_stats runs on a host execution space");
   using Policy = Kokkos::RangePolicy<ExecutionSpace>;
@@ -73,7 +74,7 @@ GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> con
   s.num_nodes = n;
   s.num_arcs = g.num_arcs();
   s.num_self_loops = count_self_loops(space, g);
-  s.symmetric = is_symmetric(space, g);
+  s.symmetric = options.known_symmetric || is_symmetric(space, g);
   const auto u = (s.symmetric && s.num_self_loops == 0) ? g : stats_detail::undirected(space, g);
   s.num_edges = u.num_arcs() / 2;
 
@@ -189,10 +190,10 @@ void add_to_json(JsonWriter &json, GraphStats const &s) {
 }
 
 #define TTGNN_INSTANTIATE_STATS(SPACE)                                                             \
-  template GraphStats compute_graph_stats<SPACE, std::int32_t>(SPACE const &,                      \
-                                                               Dataset<std::int32_t> const &);     \
-  template GraphStats compute_graph_stats<SPACE, std::int64_t>(SPACE const &,                      \
-                                                               Dataset<std::int64_t> const &);
+  template GraphStats compute_graph_stats<SPACE, std::int32_t>(                                    \
+      SPACE const &, Dataset<std::int32_t> const &, GraphStatsOptions const &);                    \
+  template GraphStats compute_graph_stats<SPACE, std::int64_t>(                                    \
+      SPACE const &, Dataset<std::int64_t> const &, GraphStatsOptions const &);
 #ifdef KOKKOS_ENABLE_SERIAL
 TTGNN_INSTANTIATE_STATS(Kokkos::Serial)
 #endif

@@ -66,6 +66,13 @@ TTGNN_TEST_SPACES("statistics of a hand-made graph, symmetric, with self loops, 
   check_graph_a<ExecutionSpace>(s);
   CHECK(s.num_arcs == 12);
   CHECK(s.symmetric);
+  // told that the CSR is symmetric (as a symmetrised load is), the same statistics
+  ttgnn::GraphStatsOptions known;
+  known.known_symmetric = true;
+  auto k = ttgnn::compute_graph_stats(ExecutionSpace(), sym, known);
+  check_graph_a<ExecutionSpace>(k);
+  CHECK(k.symmetric);
+  CHECK(k.num_edges == s.num_edges);
   CHECK(s.num_self_loops == 0);
 
   auto loops = make<ExecutionSpace>(8, graph_a, labels_a, 2, ttgnn::CsrBuildOptions{true, true});
