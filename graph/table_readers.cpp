@@ -120,22 +120,28 @@ EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_node
     }
   }
   const int pieces = text::host_pieces();
-  std::vector<std::vector<Ordinal>> ps(pieces), pd(pieces);
-  std::vector<std::int64_t> pmax(pieces, -1);
+  // one cache line (or more) per piece: threads appending to vectors whose headers share a
+  // line would contend for it on every edge
+  struct alignas(64) PieceEdges {
+    std::vector<Ordinal> src, dst;
+    std::int64_t max_id = -1;
+  };
+  std::vector<PieceEdges> piece(pieces);
   text::FirstError error;
   std::string_view block;
   std::int64_t first_line = 0;
   while (in.next_block(block, first_line)) {
-    for (int p = 0; p < pieces; ++p) {
-      ps[p].clear();
-      pd[p].clear();
+    for (auto &e : piece) {
+      e.src.clear();
+      e.dst.clear();
     }
     text::for_each_piece(block, first_line, pieces,
-                         [&](int p, std::int64_t line0, std::int64_t, std::string_view piece) {
+                         [&](int p, std::int64_t line0, std::int64_t, std::string_view text) {
                            std::int64_t ln = line0;
-                           text::for_each_line(piece, [&](std::string_view l) {
+                           PieceEdges &e = piece[p];
+                           text::for_each_line(text, [&](std::string_view l) {
                              if (!parser.skip(l)) {
-                               std::string msg = parser.parse(l, ps[p], pd[p], pmax[p]);
+                               std::string msg = parser.parse(l, e.src, e.dst, e.max_id);
                                if (!msg.empty()) {
                                  error.record(ln, std::move(msg));
                                  return false;
@@ -146,13 +152,13 @@ EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_node
                            });
                          });
     error.throw_if_any(path);
-    for (int p = 0; p < pieces; ++p) {
-      out.src.insert(out.src.end(), ps[p].begin(), ps[p].end());
-      out.dst.insert(out.dst.end(), pd[p].begin(), pd[p].end());
+    for (auto const &e : piece) {
+      out.src.insert(out.src.end(), e.src.begin(), e.src.end());
+      out.dst.insert(out.dst.end(), e.dst.begin(), e.dst.end());
     }
   }
-  for (auto m : pmax)
-    out.max_id = std::max(out.max_id, m);
+  for (auto const &e : piece)
+    out.max_id = std::max(out.max_id, e.max_id);
   return out;
 }
 

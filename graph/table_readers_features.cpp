@@ -65,30 +65,33 @@ std::string parse_feature_row(std::string_view line, float *out, std::int64_t f)
 class SparseRowBuilder {
 public:
   SparseRowBuilder(std::int64_t num_rows, std::int64_t num_cols, int pieces)
-      : f_(num_cols), row_nnz_(num_rows, 0), scratch_(pieces, std::vector<float>(num_cols)),
-        piece_cols_(pieces), piece_values_(pieces) {}
+      : f_(num_cols), row_nnz_(num_rows, 0), pieces_(pieces) {
+    for (auto &p : pieces_)
+      p.scratch.resize(num_cols);
+  }
 
   /// Scratch row of piece \p p, parse_feature_row's output.
-  float *scratch(int p) { return scratch_[p].data(); }
+  float *scratch(int p) { return pieces_[p].scratch.data(); }
   /// Keeps the stored values of piece \p p's scratch row as row \p row.
   void keep(int p, std::int64_t row) {
-    float const *x = scratch_[p].data();
+    Piece &piece = pieces_[p];
+    float const *x = piece.scratch.data();
     std::int64_t c = 0;
     for (std::int64_t j = 0; j < f_; ++j)
       if (is_stored_feature(x[j])) {
-        piece_cols_[p].push_back(static_cast<std::int32_t>(j));
-        piece_values_[p].push_back(x[j]);
+        piece.cols.push_back(static_cast<std::int32_t>(j));
+        piece.values.push_back(x[j]);
         ++c;
       }
     row_nnz_[row] = c;
   }
   /// Appends the pieces' values in piece order (call after each block).
   void flush() {
-    for (std::size_t p = 0; p < piece_cols_.size(); ++p) {
-      cols_.insert(cols_.end(), piece_cols_[p].begin(), piece_cols_[p].end());
-      values_.insert(values_.end(), piece_values_[p].begin(), piece_values_[p].end());
-      piece_cols_[p].clear();
-      piece_values_[p].clear();
+    for (auto &p : pieces_) {
+      cols_.insert(cols_.end(), p.cols.begin(), p.cols.end());
+      values_.insert(values_.end(), p.values.begin(), p.values.end());
+      p.cols.clear();
+      p.values.clear();
     }
   }
   std::int64_t nnz() const { return static_cast<std::int64_t>(values_.size()); }
@@ -111,11 +114,15 @@ public:
   }
 
 private:
+  /// What one piece's thread writes, on its own cache lines.
+  struct alignas(64) Piece {
+    std::vector<float> scratch;
+    std::vector<std::int32_t> cols;
+    std::vector<float> values;
+  };
   std::int64_t f_;
   std::vector<std::int64_t> row_nnz_;
-  std::vector<std::vector<float>> scratch_;
-  std::vector<std::vector<std::int32_t>> piece_cols_;
-  std::vector<std::vector<float>> piece_values_;
+  std::vector<Piece> pieces_;
   std::vector<std::int32_t> cols_;
   std::vector<float> values_;
 };
