@@ -26,13 +26,6 @@ std::string feature_layout(Dataset<std::int64_t> const &d) {
   return d.sparse_features.has_values() ? "sparse" : "dense";
 }
 
-FeatureLayout parse_feature_layout(std::string const &name) {
-  for (auto l : {FeatureLayout::automatic, FeatureLayout::dense, FeatureLayout::sparse})
-    if (name == to_string(l))
-      return l;
-  throw ConfigError("--feature-layout: expected auto, dense or sparse, got '" + name + "'");
-}
-
 void print_text(std::string const &path, Dataset<std::int64_t> const &d, GraphStats const &s,
                 LoadInfo const &li) {
   std::printf("dataset          %s (%s)\n", d.name.c_str(), path.c_str());

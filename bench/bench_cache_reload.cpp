@@ -28,14 +28,6 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-ttgnn::FeatureLayout parse_layout(std::string const &s) {
-  for (auto l :
-       {ttgnn::FeatureLayout::automatic, ttgnn::FeatureLayout::dense, ttgnn::FeatureLayout::sparse})
-    if (s == ttgnn::to_string(l))
-      return l;
-  throw std::runtime_error("--feature-layout: auto, dense or sparse");
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -60,7 +52,7 @@ int main(int argc, char **argv) {
   }
   std::filesystem::remove_all(cache);
   ttgnn::LoadOptions text, cached;
-  text.feature_layout = cached.feature_layout = parse_layout(layout);
+  text.feature_layout = cached.feature_layout = ttgnn::parse_feature_layout(layout);
   cached.cache_dir = cache;
   ttgnn::LoadInfo info;
   ttgnn::load_ogb<std::int64_t>(dataset, text, &info);   // warm-up parse

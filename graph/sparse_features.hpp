@@ -51,6 +51,14 @@ inline char const *to_string(FeatureLayout layout) {
                                            : "auto";
 }
 
+/// Inverse of to_string; ConfigError naming the choices.
+inline FeatureLayout parse_feature_layout(std::string const &name) {
+  for (auto l : {FeatureLayout::automatic, FeatureLayout::dense, FeatureLayout::sparse})
+    if (name == to_string(l))
+      return l;
+  throw ConfigError("feature layout: expected auto, dense or sparse, got '" + name + "'");
+}
+
 /// \brief True when sparse rows (8 bytes per stored value + 8 per row) take less memory than
 /// dense rows (4 bytes per entry), i.e. under about half the entries are stored: the rule that
 /// picks the layout of loaded features (FeatureLayout::automatic).

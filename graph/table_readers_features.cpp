@@ -228,10 +228,9 @@ FeatureTable read_features_text(std::string const &path, std::int64_t num_nodes,
   if (in.line_number() != num_nodes)
     throw InputError(path + ": " + std::to_string(in.line_number()) + " feature rows for " +
                      std::to_string(num_nodes) + " nodes");
+  if (!sparse) // automatic: the rest of the file may have made sparse rows the smaller
+    return choose_feature_layout(x, layout);
   FeatureTable t;
-  if (!sparse)
-    return layout == FeatureLayout::automatic ? choose_feature_layout(x, layout)
-                                              : FeatureTable{x, {}};
   t.sparse = rows->finish(num_nodes);
   rows.reset();
   if (layout == FeatureLayout::automatic && !prefer_sparse_features(num_nodes, f, t.sparse.nnz()))

@@ -42,7 +42,7 @@ dense=$("$bin" info --dataset "$cora" --json --features --feature-layout dense -
 check_json "$dense" 'assert d["feature_layout"] == "dense" and d["cache"] == "missing", d'
 check_json "$json" 'assert d["feature_layout"] == "not loaded", d'
 if "$bin" info --dataset "$cora" --feature-layout csr 2>"$tmp/err"; then exit 1; fi
-grep -q "expected auto, dense or sparse, got 'csr'" "$tmp/err"
+grep -q "feature layout: expected auto, dense or sparse, got 'csr'" "$tmp/err"
 "$bin" info --dataset "$cora" --features | grep -q "^features  *1433 (sparse rows, 49216 values stored, 1.27%)$"
 
 # errors: non-zero exit and a message naming the problem

@@ -96,6 +96,13 @@ TEST_CASE("prefer_sparse_features: 8 bytes per value + 8 per row under 4 per ent
   CHECK_FALSE(ttgnn::prefer_sparse_features(0, 10, 0));
 }
 
+TEST_CASE("feature layout names") {
+  for (auto l : {FeatureLayout::automatic, FeatureLayout::dense, FeatureLayout::sparse})
+    CHECK(ttgnn::parse_feature_layout(ttgnn::to_string(l)) == l);
+  CHECK(std::string(ttgnn::to_string(FeatureLayout::automatic)) == "auto");
+  CHECK_THROWS_AS(ttgnn::parse_feature_layout("csr"), ttgnn::ConfigError);
+}
+
 TEST_CASE("check_sparse_features names what is wrong") {
   Kokkos::DefaultHostExecutionSpace space;
   const DenseFeatures x = random_features(20, 9, 0.4, 3);
