@@ -14,6 +14,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -47,6 +48,8 @@ public:
   /// y = x in evaluation or when p == 0.
   void forward(ExecutionSpace const &space, matrix_type const &x, matrix_type const &y) {
     detail::require_extents(y, x.extent(0), x.extent(1), "ttgnn::Dropout::forward: y");
+    if (!x.span_is_contiguous() || !y.span_is_contiguous())
+      throw ConfigError("ttgnn::Dropout::forward: x and y must be contiguous (unpadded) matrices");
     const std::int64_t n = static_cast<std::int64_t>(x.size());
     const std::int64_t m = static_cast<std::int64_t>(x.extent(1));
     dropped_ = this->training() && p_ > 0.0;
@@ -61,18 +64,22 @@ public:
       mask_ = Kokkos::View<std::uint8_t *, memory_space>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::dropout::mask"), n);
     auto mask = mask_;
-    const double p = p_;
     const Scalar scale = Scalar(1.0 / (1.0 - p_));
     const std::uint64_t key = layer_rng::mix64(layer_rng::mix64(seed_) ^ layer_rng::mix64(step_));
+    // keep iff uniform01(bits) >= p, i.e. (bits >> 11) >= ceil(p 2^53): the same test in
+    // integers (p 2^53 is exact in double)
+    const std::uint64_t threshold = static_cast<std::uint64_t>(std::ceil(p_ * 9007199254740992.0));
     ++step_;
+    Scalar const *xp = x.data(); // flat: no k / m, k % m per entry (contiguous, checked above)
+    Scalar *yp = y.data();
     Kokkos::parallel_for(
         "ttgnn::dropout::forward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
         KOKKOS_LAMBDA(std::int64_t k) {
-          const double u = layer_rng::uniform01(
-              layer_rng::mix64(key ^ layer_rng::mix64(static_cast<std::uint64_t>(k))));
-          const bool keep = u >= p;
+          const bool keep =
+              (layer_rng::mix64(key ^ layer_rng::mix64(static_cast<std::uint64_t>(k))) >> 11) >=
+              threshold;
           mask(k) = keep ? 1 : 0;
-          y(k / m, k % m) = keep ? x(k / m, k % m) * scale : Scalar(0);
+          yp[k] = keep ? xp[k] * scale : Scalar(0);
         });
   }
 
@@ -88,13 +95,14 @@ public:
       return;
     }
     auto mask = mask_;
-    const std::int64_t m = cols_;
     const Scalar scale = Scalar(1.0 / (1.0 - p_));
+    if (!grad_x.span_is_contiguous() || !grad_y.span_is_contiguous())
+      throw ConfigError("ttgnn::Dropout::backward: gradients must be contiguous matrices");
+    Scalar const *gy = grad_y.data();
+    Scalar *gx = grad_x.data();
     Kokkos::parallel_for(
         "ttgnn::dropout::backward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows_ * cols_),
-        KOKKOS_LAMBDA(std::int64_t k) {
-          grad_x(k / m, k % m) = mask(k) ? grad_y(k / m, k % m) * scale : Scalar(0);
-        });
+        KOKKOS_LAMBDA(std::int64_t k) { gx[k] = mask(k) ? gy[k] * scale : Scalar(0); });
   }
 
   /// Mask of the last training forward (1 = kept), row-major.
