@@ -240,11 +240,8 @@ public:
            std::vector<double>{have_best_ ? 1.0 : 0.0, double(best_epoch_), best_.train_acc,
                                best_.valid_acc, best_.test_acc, best_.valid_loss,
                                double(bad_epochs_), stopped_ ? 1.0 : 0.0});
-    if (have_best_) {
-      save_views(ck, "best.model.param", best_model_);
-      save_views(ck, "best.model.buffer", best_buffers_);
-      save_views(ck, "best.input.param", best_input_);
-    }
+    if (have_best_)
+      best_state_.save(ck);
     std::vector<double> hist;
     for (auto const &r : history_) {
       auto v = r.to_vector();
@@ -274,14 +271,8 @@ public:
     best_ = EvalResult{sel[2], sel[3], sel[4], sel[5]};
     bad_epochs_ = static_cast<int>(sel[6]);
     stopped_ = sel[7] != 0;
-    if (have_best_) {
-      snapshot_views(model_.parameters(), best_model_);
-      snapshot_views(model_.buffers(), best_buffers_);
-      snapshot_views(input_.parameters(), best_input_);
-      load_views(ck, "best.model.param", best_model_);
-      load_views(ck, "best.model.buffer", best_buffers_);
-      load_views(ck, "best.input.param", best_input_);
-    }
+    if (have_best_)
+      best_state_.load(ck, model_, input_);
     const auto hist = ck.get_f64("history");
     history_.clear();
     for (std::size_t i = 0; i + EpochRecord::num_fields <= hist.size();
@@ -291,11 +282,7 @@ public:
   }
 
   /// \brief Puts the selected parameters (and BatchNorm statistics) back into the model.
-  void restore_best() {
-    restore_views(best_model_, model_.parameters());
-    restore_views(best_buffers_, model_.buffers());
-    restore_views(best_input_, input_.parameters());
-  }
+  void restore_best() { best_state_.restore(model_, input_); }
 
   /// What must match between a checkpoint and the run resuming it.
   std::string fingerprint() const {
@@ -335,9 +322,7 @@ private:
     best_epoch_ = r.epoch;
     best_ = EvalResult{r.train_acc, r.valid_acc, r.test_acc, r.valid_loss};
     bad_epochs_ = 0;
-    snapshot_views(model_.parameters(), best_model_);
-    snapshot_views(model_.buffers(), best_buffers_);
-    snapshot_views(input_.parameters(), best_input_);
+    best_state_.take(model_, input_);
   }
 
   void stop_nonfinite(TrainResult &result, int epoch, std::string const &what) {
@@ -371,7 +356,7 @@ private:
   bool have_best_ = false, stopped_ = false;
   int best_epoch_ = 0, bad_epochs_ = 0;
   EvalResult best_;
-  std::vector<view_type> best_model_, best_buffers_, best_input_;
+  BestSnapshot<view_type> best_state_;
 };
 
 } // namespace ttgnn

@@ -152,7 +152,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       space, model.parameters(), model.gradients(), ao,
       o.adamw ? OptimizerKind::adamw : OptimizerKind::adam);
   using view_type = Kokkos::View<Scalar *, memory_space>;
-  std::vector<view_type> best_params, best_buffers, best_input;
+  BestSnapshot<view_type> best;
 
   auto labels =
       Kokkos::create_mirror_view_and_copy(memory_space(), data.labels, "ttgnn::minibatch::labels");
@@ -208,11 +208,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     ck.put("select", std::vector<double>{double(result.best_epoch), result.train_acc,
                                          result.valid_acc, result.test_acc, result.valid_loss,
                                          double(evaluations_without_gain), stopped ? 1.0 : 0.0});
-    if (!best_params.empty()) {
-      save_views(ck, "best.model.param", best_params);
-      save_views(ck, "best.model.buffer", best_buffers);
-      save_views(ck, "best.input.param", best_input);
-    }
+    if (!best.empty())
+      best.save(ck);
     std::vector<double> hist;
     for (auto const &e : result.epochs)
       append(hist, e);
@@ -243,14 +240,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       result.valid_loss = sel[4];
       evaluations_without_gain = static_cast<int>(sel[5]);
       stopped = sel[6] != 0;
-      if (ck.has("best.model.param.0")) {
-        snapshot_views(model.parameters(), best_params);
-        snapshot_views(model.buffers(), best_buffers);
-        snapshot_views(input.parameters(), best_input);
-        load_views(ck, "best.model.param", best_params);
-        load_views(ck, "best.model.buffer", best_buffers);
-        load_views(ck, "best.input.param", best_input);
-      }
+      if (ck.has("best.model.param.0"))
+        best.load(ck, model, input);
       for (std::size_t i = 0; i < hist.size(); i += kEpochFields)
         result.epochs.push_back(epoch_from(hist.data() + i));
       result.checkpoint_epoch = start;
@@ -371,11 +362,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
         result.test_acc = rec.test_acc;
         result.valid_loss = rec.valid_loss;
         evaluations_without_gain = 0;
-        if (o.keep_best) {
-          snapshot_views(model.parameters(), best_params);
-          snapshot_views(model.buffers(), best_buffers);
-          snapshot_views(input.parameters(), best_input);
-        }
+        if (o.keep_best)
+          best.take(model, input);
       } else {
         ++evaluations_without_gain;
       }
@@ -391,11 +379,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     if (progress)
       progress(rec, result);
   }
-  if (!best_params.empty()) {
-    restore_views(best_params, model.parameters());
-    restore_views(best_buffers, model.buffers());
-    restore_views(best_input, input.parameters());
-  }
+  if (!best.empty())
+    best.restore(model, input);
   result.epoch_time_s = median(epoch_times);
   result.batch_time_s = median(batch_times);
   result.peak_rss_mb = peak_rss_mb();

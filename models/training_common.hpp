@@ -188,6 +188,42 @@ void restore_views(std::vector<View> const &from, std::vector<View> const &to) {
     Kokkos::deep_copy(to[i], from[i]);
 }
 
+/// \brief The best model so far (model selection / early stopping): copies of the model's
+/// parameters and buffers (BatchNorm statistics) and of the input's trainable parameters, kept
+/// and checkpointed ("best.model.param", "best.model.buffer", "best.input.param") the same way
+/// by both trainers.
+template <class View> struct BestSnapshot {
+  std::vector<View> model, buffers, input;
+
+  /// True before the first take() or load().
+  bool empty() const { return model.empty(); }
+  /// Copies the current state of \p m and \p in.
+  template <class Model, class Input> void take(Model const &m, Input const &in) {
+    snapshot_views(m.parameters(), model);
+    snapshot_views(m.buffers(), buffers);
+    snapshot_views(in.parameters(), input);
+  }
+  /// Copies the snapshot back into \p m and \p in.
+  template <class Model, class Input> void restore(Model &m, Input &in) const {
+    restore_views(model, m.parameters());
+    restore_views(buffers, m.buffers());
+    restore_views(input, in.parameters());
+  }
+  void save(Checkpoint &ck) const {
+    save_views(ck, "best.model.param", model);
+    save_views(ck, "best.model.buffer", buffers);
+    save_views(ck, "best.input.param", input);
+  }
+  /// Restores what save() saved (extents taken from \p m and \p in).
+  template <class Model, class Input>
+  void load(Checkpoint const &ck, Model const &m, Input const &in) {
+    take(m, in);
+    load_views(ck, "best.model.param", model);
+    load_views(ck, "best.model.buffer", buffers);
+    load_views(ck, "best.input.param", input);
+  }
+};
+
 /// \brief Writes the records every trainer checkpoint starts with: its format name, the
 /// fingerprint a resuming run must match, and the epoch it was written after.
 inline void put_checkpoint_header(Checkpoint &ck, std::string const &format,
