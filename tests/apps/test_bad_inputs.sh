@@ -66,9 +66,9 @@ fail_case huge_count --dataset "$c/ogb_huge_count" --features -- \
   "$c/ogb_huge_count/raw/num-node-list.csv:1: expected one non-negative integer, got '99999999999999999999999' (does not fit 64 bits)"
 fail_case npz_missing_member --dataset "$c/ogb_npz_missing_member" --features -- \
   "$c/ogb_npz_missing_member/raw/data.npz: archive has no member 'num_nodes_list.npy'"
-# the generic edge-list loader (a file, not a folder, as --dataset)
 fail_case absurd_count --dataset "$c/ogb_absurd_count" --features -- \
   "$c/ogb_absurd_count/raw/num-node-list.csv: 1000000000000000 nodes need at least 1.2e+07 GB"
+# the generic edge-list loader (a file, not a folder, as --dataset)
 fail_case huge_id --dataset "$c/edges_huge_id.txt" -- \
   "$c/edges_huge_id.txt:2: node id '99999999999999999999999' does not fit 64 bits"
 fail_case binary_garbage --dataset "$c/edges_binary_garbage.txt" -- \
