@@ -42,6 +42,13 @@ int run_generate(int argc, char const *const *argv) {
       .value("train", "train fraction per class", "0.6")
       .value("valid", "valid fraction per class (test gets the rest)", "0.2")
       .value("split-name", "name of the split folder split/<name>/", "random")
+      .value("multilabel",
+             "T > 0: T binary tasks per node (multi-label, ogbn-proteins' layout), each "
+             "positive on a random half of the planted communities",
+             "0")
+      .value("label-noise", "multi-label: probability that an entry is flipped", "0.1")
+      .value("unknown-labels", "multi-label: probability that an entry is unknown (nan)", "0")
+      .value("edge-features", "K > 0: raw/edge-feat.csv with K random features per edge", "0")
       .value("seed", "random seed (same seed = same dataset at any thread count)", "0")
       .flag("force", "replace a non-empty --out folder")
       .flag("no-gzip", "write plain .csv files instead of .csv.gz");
@@ -68,6 +75,13 @@ int run_generate(int argc, char const *const *argv) {
   write.gzip = !opts.get_flag("no-gzip");
   write.force = opts.get_flag("force");
   write.split_name = opts.get("split-name");
+  write.multilabel.tasks = as_int(opts, "multilabel");
+  write.multilabel.noise = opts.get_double("label-noise");
+  write.multilabel.unknown = opts.get_double("unknown-labels");
+  write.multilabel.seed = config.seed;
+  write.edge_features = as_int(opts, "edge-features");
+  if (write.multilabel.tasks < 0 || write.edge_features < 0)
+    throw ConfigError("--multilabel and --edge-features must be >= 0");
   const std::string out = opts.get("out");
   OgbWriter::check_destination(out, write.force); // fail before any work
 

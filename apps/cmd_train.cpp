@@ -8,6 +8,7 @@
 #include "apps/minibatch_pipeline.hpp"
 #include "apps/train_pipeline.hpp"
 #include "core/error.hpp"
+#include "models/classification_metrics.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -32,14 +33,14 @@ int run_train(int argc, char const *const *argv) {
                                   ? run_minibatch_training(settings, minibatch, stderr)
                                   : run_full_batch_training(settings, stderr);
   if (!opts.get_flag("json")) {
-    std::printf("test accuracy %.4f (valid %.4f, train %.4f) at epoch %d of %d [%s]\n",
-                sum.test_acc, sum.valid_acc, sum.train_acc, sum.best_epoch, settings.epochs,
-                sum.status.c_str());
+    std::printf("test %s %.4f (valid %.4f, train %.4f) at epoch %d of %d [%s]\n",
+                display_name(parse_node_metric(sum.metric)).c_str(), sum.test_acc, sum.valid_acc,
+                sum.train_acc, sum.best_epoch, settings.epochs, sum.status.c_str());
     std::printf("parameters: GNN %lld, embedding %lld", static_cast<long long>(sum.gnn_params),
                 static_cast<long long>(sum.embedding_params));
     if (std::isfinite(sum.compression))
       std::printf(" (compression %.1fx against a full table)", sum.compression);
-    std::printf("; %.2f ms per epoch\n", 1e3 * sum.epoch_seconds);
+    std::printf("; %.2f ms per epoch (median training step)\n", 1e3 * sum.epoch_seconds);
   }
   std::cout << sum.json << std::endl;
   return sum.status == "nonfinite" ? 4 : 0;

@@ -12,6 +12,7 @@
 #include "models/gcn_norm.hpp"
 #include "models/minibatch_trainer.hpp"
 #include "models/node_input.hpp"
+#include "models/node_targets.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -82,12 +83,11 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
     init.method = parse_init_method(s.init);
     init.init_std = s.init_std;
     init.seed = s.seed;
-    auto d_rows = Kokkos::create_mirror_view_and_copy(Mem(), rows, "ttgnn::experiment::rows");
     if (uses_tt(kind)) {
       const TtShape shape = tt_shape_for(s, num_rows, n_from_order);
       auto tt = std::make_shared<TtEmbedding<Scalar, Space>>(shape);
       tt->set_cores_from_host(space, initial_tt_cores(shape, data.graph, rows, init));
-      input.set_tt_embedding(tt, d_rows);
+      input.set_tt_embedding(tt, rows);
       out.tt_shape = shape.to_string();
     } else {
       FullEmbeddingOptions fo;
@@ -99,7 +99,7 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
       for (std::size_t k = 0; k < table.size(); ++k)
         h.data()[k] = static_cast<Scalar>(table[k]);
       Kokkos::deep_copy(full->table(), h);
-      input.set_full_embedding(full, d_rows);
+      input.set_full_embedding(full, rows);
     }
     out.compression = input.tt_embedding() ? input.tt_embedding()->compression() : 1.0;
   }
@@ -117,8 +117,14 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
   GnnModel<Scalar, Space> model(cfg);
   auto a = cfg.kind == GnnKind::gcn ? gcn_norm<Scalar>(space, data.graph)
                                     : mean_aggregation<Scalar>(space, data.graph);
-  auto labels =
-      Kokkos::create_mirror_view_and_copy(Mem(), data.labels, "ttgnn::experiment::labels");
+  const NodeMetric metric = resolve_metric(s.metric, data.is_multilabel());
+  const NodeTargets<Space> targets =
+      data.is_multilabel()
+          ? NodeTargets<Space>(Kokkos::create_mirror_view_and_copy(
+                                   Mem(), data.multilabels, "ttgnn::experiment::multilabels"),
+                               metric)
+          : NodeTargets<Space>(Kokkos::create_mirror_view_and_copy(Mem(), data.labels,
+                                                                   "ttgnn::experiment::labels"));
   auto train = Kokkos::create_mirror_view_and_copy(Mem(), data.train, "ttgnn::experiment::train");
   auto valid = Kokkos::create_mirror_view_and_copy(Mem(), data.valid, "ttgnn::experiment::valid");
   auto test = Kokkos::create_mirror_view_and_copy(Mem(), data.test, "ttgnn::experiment::test");
@@ -136,7 +142,7 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
       progress(format_epoch(r.epoch, s.epochs, r.loss, r.train_acc, r.valid_acc, r.test_acc,
                             r.seconds, true));
   };
-  FullBatchTrainer<Scalar, Space> trainer(space, model, input, a, labels, train, valid, test, t);
+  FullBatchTrainer<Scalar, Space> trainer(space, model, input, a, targets, train, valid, test, t);
   const TrainResult r = trainer.train();
   out.history = history;
   out.train_acc = r.train_acc;
@@ -147,7 +153,10 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
   out.stop_reason = to_string(r.stop);
   out.gnn_params = model.num_parameters();
   out.embedding_params = input.num_parameters();
-  out.epoch_time_s = r.epoch_seconds();
+  out.metric = to_string(metric);
+  out.epoch_time_s = r.median_train_seconds();
+  out.eval_time_s = r.median_eval_seconds();
+  out.epoch_time_mean_s = r.epoch_seconds();
   out.peak_rss_mb = peak_rss_mb();
   return out;
 }
@@ -181,6 +190,7 @@ ExperimentResult run_minibatch(Dataset<std::int32_t> const &data, ExperimentSett
   o.resume = s.resume;
   o.fingerprint = s.fingerprint;
   o.seed = s.seed;
+  o.metric = s.metric;
   o.input.kind = parse_minibatch_input(s.input);
   o.input.dim = s.emb_dim;
   o.input.tt_rank = s.tt_rank;
@@ -215,7 +225,10 @@ ExperimentResult run_minibatch(Dataset<std::int32_t> const &data, ExperimentSett
   out.embedding_params = r.embedding_params;
   out.compression = r.compression;
   out.tt_shape = r.tt_shape;
+  out.metric = r.metric;
   out.epoch_time_s = r.epoch_time_s;
+  out.eval_time_s = r.eval_time_s;
+  out.epoch_time_mean_s = r.epoch_time_mean_s;
   out.peak_rss_mb = r.peak_rss_mb;
   out.batches_per_epoch = r.batches_per_epoch;
   out.first_epoch = r.first_epoch;
@@ -279,6 +292,7 @@ std::string settings_json(ExperimentSettings const &s) {
   j.field("emb_lr", s.emb_lr >= 0 ? s.emb_lr : s.lr);
   j.field("epochs", s.epochs);
   j.field("patience", s.patience);
+  j.field("metric", s.metric.empty() ? std::string("dataset default") : s.metric);
   if (s.minibatch) {
     j.field("batch_size", static_cast<long long>(s.batch_size));
     j.field("fanouts", s.fanouts);

@@ -51,6 +51,8 @@ struct ExperimentSettings {
   bool resume = false;      ///< mini-batch: continue from `checkpoint` when it exists
   std::string fingerprint;  ///< mini-batch: data settings a resumed checkpoint must match
   std::uint64_t seed = 0;
+  /// Metric of evaluation and selection ("" = the dataset's: acc, or rocauc for multi-label).
+  std::string metric;
 };
 
 /// \brief One epoch (accuracies -1 when the epoch was not evaluated).
@@ -69,7 +71,11 @@ struct ExperimentResult {
   double compression = 0; ///< 0 without an embedding
   std::string tt_shape;
   std::int64_t metis_cut = -1;
-  double epoch_time_s = 0, order_seconds = 0, train_seconds = 0, peak_rss_mb = 0;
+  std::string metric = "acc"; ///< what the *_acc fields hold (acc, rocauc, f1_micro, f1_macro)
+  /// Median training time per epoch (no evaluation), median evaluation time, mean epoch time
+  /// (training + evaluation).
+  double epoch_time_s = 0, eval_time_s = 0, epoch_time_mean_s = 0;
+  double order_seconds = 0, train_seconds = 0, peak_rss_mb = 0;
   std::int64_t batches_per_epoch = 0; ///< mini-batch only
   int first_epoch = 1;                ///< mini-batch: first epoch run (> 1 after a resume)
   int checkpoint_epoch = 0;           ///< mini-batch: epoch in the checkpoint file (0: none)

@@ -10,6 +10,7 @@
 #include "core/kokkos_compat.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "graph/ogb_loader.hpp"
+#include "models/classification_metrics.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -60,8 +61,8 @@ void check_supported(TrainSettings const &s, bool minibatch) {
     refuse("--checkpoint/--resume");
   if (!s.export_embeddings.empty())
     refuse("--export-embeddings");
-  if (s.warmup > 0 || s.plateau_factor < 1.0)
-    refuse("a learning-rate schedule (--warmup, --plateau-factor)");
+  if (s.lr_warmup > 0 || s.plateau_factor < 1.0)
+    refuse("a learning-rate schedule (--lr-warmup, --plateau-factor)");
   if (s.feature_norm != "none")
     refuse("--feature-norm");
   if (minibatch && s.input == "feat+emb")
@@ -143,6 +144,7 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
   e.eval_every = mb.eval_every;
   e.max_batches = mb.max_batches;
   e.seed = s.seed;
+  e.metric = s.metric;
 
   LoadOptions load;
   load.split = choose_split(s.dataset, s.split);
@@ -160,15 +162,23 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
     std::fprintf(progress, "loading %s (split %s)\n", s.dataset.c_str(), load.split.c_str());
   LoadInfo info;
   const Dataset<std::int32_t> data = load_ogb<std::int32_t>(s.dataset, load, &info);
-  if (data.num_classes < 2)
+  if (data.num_classes < 2 && !data.is_multilabel())
     throw InputError(s.dataset + ": need at least 2 classes");
+  if (progress) {
+    const NodeMetric metric = resolve_metric(s.metric, data.is_multilabel());
+    std::fprintf(progress, "evaluator: %s (%s) on %d %s\n", display_name(metric).c_str(),
+                 to_string(metric).c_str(), data.num_classes,
+                 data.is_multilabel() ? "binary tasks (multi-label; sigmoid + binary cross-entropy)"
+                                      : "classes (softmax cross-entropy)");
+  }
   std::function<void(std::string const &)> report;
   if (progress && s.progress)
     report = [&](std::string const &line) { std::fprintf(progress, "%s\n", line.c_str()); };
   const ExperimentResult r = run_experiment(data, e, report);
 
   if (!s.metrics_out.empty()) {
-    std::string csv = "epoch,loss,train_acc,valid_acc,test_acc,seconds\n";
+    std::string csv =
+        "epoch,loss,train_" + r.metric + ",valid_" + r.metric + ",test_" + r.metric + ",seconds\n";
     for (auto const &h : r.history)
       csv += std::to_string(h.epoch) + "," + JsonWriter::number(h.loss) + "," +
              JsonWriter::number(h.train_acc) + "," + JsonWriter::number(h.valid_acc) + "," +
@@ -178,10 +188,11 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
   if (!s.curve_svg.empty()) {
     PlotPanel loss, acc;
     loss.title = "training loss";
-    acc.title = minibatch ? "accuracy (layer-wise full-neighbour inference)" : "accuracy";
+    const std::string metric_name = display_name(parse_node_metric(r.metric));
+    acc.title = minibatch ? metric_name + " (layer-wise full-neighbour inference)" : metric_name;
     loss.x_label = acc.x_label = "epoch";
     loss.y_label = "loss";
-    acc.y_label = "accuracy";
+    acc.y_label = metric_name;
     acc.fixed_y = true;
     PlotSeries l{"loss", {}, {}, "#1f77b4"}, tr{"train", {}, {}, "#2ca02c"},
         va{"valid", {}, {}, "#ff7f0e"}, te{"test", {}, {}, "#d62728"};
@@ -223,13 +234,21 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
   sum.embedding_params = r.embedding_params;
   sum.compression = r.embedding_params > 0 ? r.compression : std::nan("");
   sum.epoch_seconds = r.epoch_time_s;
+  sum.metric = r.metric;
   JsonWriter j;
   j.field("status", sum.status);
   if (!sum.message.empty())
     j.field("message", sum.message);
-  j.field("test_acc", sum.test_acc);
-  j.field("valid_acc", sum.valid_acc);
-  j.field("train_acc", sum.train_acc);
+  j.field("metric", r.metric);
+  j.field("test_metric", sum.test_acc);
+  j.field("valid_metric", sum.valid_acc);
+  j.field("train_metric", sum.train_acc);
+  if (r.metric == "acc") { // the *_acc keys hold accuracies only
+    j.field("test_acc", sum.test_acc);
+    j.field("valid_acc", sum.valid_acc);
+    j.field("train_acc", sum.train_acc);
+  }
+  j.field("multilabel", data.is_multilabel());
   j.field("best_epoch", sum.best_epoch);
   j.field("last_epoch", r.epochs_run);
   j.field("gnn_params", static_cast<long long>(sum.gnn_params));
@@ -237,6 +256,8 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
   j.field("compression", sum.compression);
   j.field("tt_shape", r.tt_shape);
   j.field("epoch_time_s", sum.epoch_seconds);
+  j.field("eval_time_s", r.eval_time_s);
+  j.field("epoch_time_mean_s", r.epoch_time_mean_s);
   if (minibatch) {
     j.field("batches_per_epoch", static_cast<long long>(r.batches_per_epoch));
     j.field("first_epoch", r.first_epoch);

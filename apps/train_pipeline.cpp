@@ -15,6 +15,7 @@
 #include "models/embedding_init.hpp"
 #include "models/full_batch_trainer.hpp"
 #include "models/gcn_norm.hpp"
+#include "models/node_targets.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -106,20 +107,24 @@ std::string list_string(std::vector<std::int64_t> const &v) {
   return s;
 }
 
-void write_metrics_csv(std::string const &path, std::vector<EpochRecord> const &history) {
+void write_metrics_csv(std::string const &path, std::vector<EpochRecord> const &history,
+                       std::string const &metric) {
   std::ostringstream out;
-  out << "epoch,loss,train_acc,valid_acc,test_acc,valid_loss,lr,epoch_time_s\n";
+  out << "epoch,loss,train_" << metric << ",valid_" << metric << ",test_" << metric
+      << ",valid_loss,lr,epoch_time_s,train_time_s,eval_time_s\n";
   out.precision(9);
   for (auto const &r : history)
     out << r.epoch << "," << r.loss << "," << r.train_acc << "," << r.valid_acc << "," << r.test_acc
-        << "," << r.valid_loss << "," << r.lr << "," << r.seconds << "\n";
+        << "," << r.valid_loss << "," << r.lr << "," << r.seconds << "," << r.train_seconds << ","
+        << r.eval_seconds << "\n";
   write_file_atomic(path, out.str());
 }
 
 void write_curve_svg(std::string const &path, std::string const &title,
-                     std::vector<EpochRecord> const &history, int best_epoch) {
+                     std::vector<EpochRecord> const &history, int best_epoch,
+                     std::string const &metric) {
   PlotPanel loss{"loss", "epoch", "cross-entropy", {}, false, 0, 1, {}, ""};
-  PlotPanel acc{"accuracy", "epoch", "accuracy", {}, true, 0, 1, {}, ""};
+  PlotPanel acc{metric, "epoch", metric, {}, true, 0, 1, {}, ""};
   PlotSeries tl{"train loss", {}, {}, "#1f77b4"}, vl{"valid loss", {}, {}, "#ff7f0e", true};
   PlotSeries ta{"train", {}, {}, "#1f77b4"}, va{"valid", {}, {}, "#ff7f0e"},
       te{"test", {}, {}, "#2ca02c"};
@@ -181,7 +186,10 @@ void declare_train_options(Options &opts) {
       .value("hidden", "hidden width", std::to_string(d.hidden))
       .value("layers", "graph layers", std::to_string(d.layers))
       .value("dropout", "dropout before every hidden graph layer", num(d.dropout))
-      .value("input-dropout", "dropout before the first layer (default: --dropout)", "")
+      .value("input-dropout",
+             "dropout on the input rows before the first layer (0 as in OGB's examples; "
+             "Kipf & Welling's GCN uses 0.5)",
+             num(d.input_dropout))
       .flag("residual", "residual connections between hidden layers of equal width")
       .flag("batch-norm", "BatchNorm after every hidden graph layer")
       .value("epochs", "training epochs", std::to_string(d.epochs))
@@ -194,9 +202,14 @@ void declare_train_options(Options &opts) {
              "")
       .value("patience",
              "early stopping after this many epochs without a better valid "
-             "accuracy (0 = off)",
+             "metric (0 = off)",
              std::to_string(d.patience))
-      .value("warmup", "linear learning-rate warm-up epochs", std::to_string(d.warmup))
+      .value("metric",
+             "evaluation and model selection: acc | rocauc | f1_micro | f1_macro (default: acc "
+             "for single-label, rocauc for multi-label datasets)")
+      .value("lr-warmup", "linear learning-rate warm-up epochs", std::to_string(d.lr_warmup))
+      .value("warmup", "removed: use --lr-warmup (a learning-rate warm-up); epoch_time_s is a "
+                       "median, so timing needs no untimed epochs")
       .value("plateau-factor",
              "multiply the learning rate by this on a valid-accuracy plateau "
              "(1 = off)",
@@ -256,7 +269,7 @@ TrainSettings train_settings_from(Options const &opts) {
   s.hidden = nonneg_int("hidden", 1);
   s.layers = static_cast<int>(nonneg_int("layers", 1));
   s.dropout = opts.get_double("dropout");
-  s.input_dropout = opts.has("input-dropout") ? opts.get_double("input-dropout") : -1;
+  s.input_dropout = opts.get_double("input-dropout");
   s.residual = opts.get_flag("residual");
   s.batch_norm = opts.get_flag("batch-norm");
   s.epochs = static_cast<int>(nonneg_int("epochs", 0));
@@ -266,7 +279,11 @@ TrainSettings train_settings_from(Options const &opts) {
   s.emb_lr = opts.has("emb-lr") ? opts.get_double("emb-lr") : -1;
   s.emb_weight_decay = opts.has("emb-weight-decay") ? opts.get_double("emb-weight-decay") : -1;
   s.patience = static_cast<int>(nonneg_int("patience", 0));
-  s.warmup = static_cast<int>(nonneg_int("warmup", 0));
+  if (opts.has("warmup"))
+    throw ConfigError("--warmup was renamed --lr-warmup (it is a learning-rate warm-up, not "
+                      "untimed epochs: epoch_time_s is already the median epoch)");
+  s.lr_warmup = static_cast<int>(nonneg_int("lr-warmup", 0));
+  s.metric = opts.get("metric");
   s.plateau_factor = opts.get_double("plateau-factor");
   s.plateau_patience = static_cast<int>(nonneg_int("plateau-patience", 0));
   const std::int64_t seed = opts.get_int("seed");
@@ -326,9 +343,15 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
     throw InputError(s.dataset + ": split " + load.split + " has no training nodes");
   if (feat && !data.has_feature_values())
     throw InputError(s.dataset + ": no node features (raw/node-feat); use --input emb or tt");
-  if (data.num_classes < 2)
+  if (data.num_classes < 2 && !data.is_multilabel())
     throw InputError(s.dataset + ": need at least 2 classes, found " +
                      std::to_string(data.num_classes));
+  const NodeMetric metric = resolve_metric(s.metric, data.is_multilabel());
+  note(std::string("evaluator: ") + display_name(metric) + " (" + to_string(metric) + ") on " +
+       (data.is_multilabel()
+            ? std::to_string(data.num_classes) +
+                  " binary tasks (multi-label; sigmoid + binary cross-entropy)"
+            : std::to_string(data.num_classes) + " classes (softmax cross-entropy)"));
 
   // ---- TT factors, then the ordering (metis-hier aligns to the row factors)
   std::vector<std::int64_t> n_factors = s.tt_shape, d_factors = s.tt_dims;
@@ -374,7 +397,7 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
     auto table = std::make_shared<TtEmbedding<Scalar, Space>>(shape, tt_options);
     table->set_cores_from_host(
         space, initial_tt_cores(shape, data.graph, ordering.old_to_row, init_options, &init_info));
-    input.set_tt_embedding(table, to_device(ordering.new_to_row(), "ttgnn::train::node_rows"));
+    input.set_tt_embedding(table, ordering.new_to_row());
   } else if (full) {
     note("full table " + std::to_string(n) + " x " + std::to_string(s.emb_dim) + ", init " +
          s.init);
@@ -395,8 +418,10 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   // ---- graph operator, labels, split, model
   const auto a = gnn_kind == GnnKind::gcn ? gcn_norm<Scalar>(space, pdata.graph)
                                           : mean_aggregation<Scalar>(space, pdata.graph);
-  Kokkos::View<const std::int32_t *, Space::memory_space> labels =
-      to_device(pdata.labels, "ttgnn::train::labels");
+  const NodeTargets<Space> targets =
+      pdata.is_multilabel()
+          ? NodeTargets<Space>(to_device(pdata.multilabels, "ttgnn::train::multilabels"), metric)
+          : NodeTargets<Space>(to_device(pdata.labels, "ttgnn::train::labels"));
   Kokkos::View<const std::int64_t *, Space::memory_space> train =
       to_device(pdata.train, "ttgnn::train::train");
   Kokkos::View<const std::int64_t *, Space::memory_space> valid =
@@ -423,7 +448,7 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   to.weight_decay = s.weight_decay;
   to.embedding_lr = s.emb_lr;
   to.embedding_weight_decay = s.emb_weight_decay;
-  to.schedule.warmup_epochs = s.warmup;
+  to.schedule.warmup_epochs = s.lr_warmup;
   to.schedule.plateau_factor = s.plateau_factor;
   to.schedule.plateau_patience = s.plateau_patience;
   to.patience = s.patience;
@@ -434,7 +459,7 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   to.fingerprint = "dataset=" + fs::weakly_canonical(s.dataset, ec).string() +
                    " split=" + load.split + " order=" + s.order +
                    " seed=" + std::to_string(s.seed) + (tt ? " tt=" + shape.to_string() : "") +
-                   " feature_norm=" + s.feature_norm;
+                   " feature_norm=" + s.feature_norm + " metric=" + to_string(metric);
   std::vector<double> epoch_times;
   if (progress && s.progress)
     to.on_epoch = [&](EpochRecord const &r) {
@@ -444,12 +469,14 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
         mean += t;
       mean /= static_cast<double>(epoch_times.size());
       std::fprintf(progress,
-                   "epoch %4d/%d  loss %.4f  train %.4f  valid %.4f  test %.4f  lr %.2e  "
+                   "epoch %4d/%d  loss %.4f  %strain %.4f  valid %.4f  test %.4f  lr %.2e  "
                    "%.4f s  ETA %.1f s\n",
-                   r.epoch, s.epochs, r.loss, r.train_acc, r.valid_acc, r.test_acc, r.lr, r.seconds,
+                   r.epoch, s.epochs, r.loss,
+                   metric == NodeMetric::accuracy ? "" : (to_string(metric) + ": ").c_str(),
+                   r.train_acc, r.valid_acc, r.test_acc, r.lr, r.seconds,
                    mean * (s.epochs - r.epoch));
     };
-  FullBatchTrainer<Scalar, Space> trainer(space, model, input, a, labels, train, valid, test, to);
+  FullBatchTrainer<Scalar, Space> trainer(space, model, input, a, targets, train, valid, test, to);
   note("training: " + s.model + ", input " + s.input + ", " + std::to_string(s.epochs) +
        " epochs, " + std::to_string(model.num_parameters()) + " GNN parameters, " +
        std::to_string(input.num_parameters()) + " embedding parameters");
@@ -465,12 +492,12 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
     note("wrote " + s.export_embeddings);
   }
   if (!s.metrics_out.empty())
-    write_metrics_csv(s.metrics_out, result.history);
+    write_metrics_csv(s.metrics_out, result.history, to_string(metric));
   if (!s.curve_svg.empty())
     write_curve_svg(s.curve_svg,
                     "ttgnn train: " + s.model + ", input " + s.input + ", order " + s.order + " (" +
                         fs::path(s.dataset).filename().string() + ")",
-                    result.history, result.best_epoch);
+                    result.history, result.best_epoch, display_name(metric));
 
   TrainRunSummary sum;
   sum.status = to_string(result.stop);
@@ -484,15 +511,23 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   sum.compression = input.has_embedding()
                         ? double(n) * double(input.embedding_dim()) / double(sum.embedding_params)
                         : std::nan("");
-  sum.epoch_seconds = result.epoch_seconds();
+  sum.epoch_seconds = result.median_train_seconds();
+  sum.metric = to_string(metric);
 
   JsonWriter j;
   j.field("status", sum.status);
   if (!sum.message.empty())
     j.field("message", sum.message);
-  j.field("test_acc", sum.test_acc);
-  j.field("valid_acc", sum.valid_acc);
-  j.field("train_acc", sum.train_acc);
+  j.field("metric", sum.metric);
+  j.field("test_metric", sum.test_acc);
+  j.field("valid_metric", sum.valid_acc);
+  j.field("train_metric", sum.train_acc);
+  if (metric == NodeMetric::accuracy) { // the *_acc keys hold accuracies only
+    j.field("test_acc", sum.test_acc);
+    j.field("valid_acc", sum.valid_acc);
+    j.field("train_acc", sum.train_acc);
+  }
+  j.field("multilabel", data.is_multilabel());
   j.field("best_epoch", sum.best_epoch);
   j.field("first_epoch", result.first_epoch);
   j.field("last_epoch", result.last_epoch);
@@ -502,6 +537,8 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
           static_cast<long long>(input.has_embedding() ? n * input.embedding_dim() : 0));
   j.field("compression", sum.compression);
   j.field("epoch_time_s", sum.epoch_seconds);
+  j.field("eval_time_s", result.median_eval_seconds());
+  j.field("epoch_time_mean_s", result.epoch_seconds());
   j.field("train_time_s", train_seconds);
   j.field("load_time_s", load_info.seconds);
   j.field("order_time_s", ordering.seconds);
@@ -565,7 +602,7 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   j.field("emb_lr", trainer.embedding_lr());
   j.field("emb_weight_decay", s.emb_weight_decay >= 0 ? s.emb_weight_decay : s.weight_decay);
   j.field("patience", s.patience);
-  j.field("warmup", s.warmup);
+  j.field("lr_warmup", s.lr_warmup);
   j.field("plateau_factor", s.plateau_factor);
   j.field("plateau_patience", s.plateau_patience);
   j.field("seed", static_cast<unsigned long long>(s.seed));

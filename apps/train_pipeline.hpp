@@ -38,17 +38,23 @@ struct TrainSettings {
   std::int64_t hidden = 16;
   int layers = 2;
   double dropout = 0.5;
-  double input_dropout = -1; ///< < 0: dropout
+  /// Dropout on the input rows (features or embeddings). 0 by default, as OGB's examples and
+  /// most PyG examples; Kipf & Welling's GCN (PyG's examples/gcn.py) uses 0.5 (< 0: dropout).
+  double input_dropout = 0;
   bool residual = false, batch_norm = false;
   // optimisation
   int epochs = 200;
   std::string optimizer = "adam";
   double lr = 0.01, weight_decay = 5e-4;
   double emb_lr = -1, emb_weight_decay = -1; ///< < 0: as the GNN's
-  int patience = 0, warmup = 0;
+  int patience = 0;
+  int lr_warmup = 0; ///< linear learning-rate warm-up epochs (--lr-warmup)
   double plateau_factor = 1.0;
   int plateau_patience = 10;
   std::uint64_t seed = 0;
+  /// Metric of evaluation and model selection: "" = the dataset's (accuracy for single-label,
+  /// ROC-AUC for multi-label targets), or acc | rocauc | f1_micro | f1_macro.
+  std::string metric;
   /// Embedding backward: deterministic (sort-and-reduce, bitwise reproducible at a fixed
   /// thread count) | atomic (atomic adds: faster on GPUs, not reproducible).
   std::string tt_backward = "deterministic";
@@ -68,13 +74,14 @@ TrainSettings train_settings_from(Options const &opts);
 
 /// \brief Result of run_full_batch_training.
 struct TrainRunSummary {
-  std::string json;    ///< one-line JSON object (accuracies, sizes, timings, every setting)
-  std::string status;  ///< completed | early_stopping | nonfinite
-  std::string message; ///< why training stopped early on a non-finite value
+  std::string json;           ///< one-line JSON object (accuracies, sizes, timings, every setting)
+  std::string status;         ///< completed | early_stopping | nonfinite
+  std::string message;        ///< why training stopped early on a non-finite value
+  std::string metric = "acc"; ///< what test/valid/train_acc hold (acc, rocauc, f1_micro, ...)
   double test_acc = 0, valid_acc = 0, train_acc = 0, compression = 0;
   std::int64_t gnn_params = 0, embedding_params = 0;
   int best_epoch = 0;
-  double epoch_seconds = 0;
+  double epoch_seconds = 0; ///< median training-step time per epoch (JSON epoch_time_s)
 };
 
 /// \brief Runs the experiment; progress lines go to \p progress (may be null).

@@ -17,9 +17,14 @@ namespace ttgnn {
 template <class Ordinal = std::int32_t> struct Dataset {
   std::string name; ///< folder or generator name, for reports
   CsrGraph<Ordinal, Kokkos::HostSpace> graph;
-  /// Class of each node in [0, num_classes), or -1 when unlabelled.
+  /// Class of each node in [0, num_classes), or -1 when unlabelled (all -1 for a multi-label
+  /// dataset).
   Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels;
+  /// Number of classes; of a multi-label dataset, its number of binary tasks T.
   int num_classes = 0;
+  /// Multi-label targets (ogbn-proteins, BlogCatalog): N x T, each 1, 0 or -1 (unknown);
+  /// extent 0 for a single-label dataset.
+  Kokkos::View<std::int8_t **, Kokkos::LayoutRight, Kokkos::HostSpace> multilabels;
   /// Dense node features, num_nodes x num_features (extent 0 x 0 when the dataset has none or
   /// holds them in sparse_features; 0 x F when it has F-dimensional features that were not
   /// loaded, LoadOptions::features = false).
@@ -34,6 +39,8 @@ template <class Ordinal = std::int32_t> struct Dataset {
   std::string split_name;
 
   std::int64_t num_nodes() const { return graph.num_nodes(); }
+  /// True when every node has T binary targets (multilabels) instead of one class.
+  bool is_multilabel() const { return multilabels.extent(0) > 0; }
   std::int64_t num_features() const {
     return sparse_features.has_values() ? sparse_features.num_cols
                                         : static_cast<std::int64_t>(features.extent(1));

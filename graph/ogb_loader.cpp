@@ -155,6 +155,28 @@ Kokkos::View<std::int64_t *, Kokkos::HostSpace> to_view(std::vector<std::int64_t
   return out;
 }
 
+/// Number of label columns: T > 1 for a multi-label file (ogbn-proteins: 112), else 1 (0
+/// when there is no label file).
+std::int64_t label_columns(OgbFiles const &files) {
+  if (files.binary) {
+    if (files.label_npz.empty())
+      return 0;
+    const auto shape = io::npy_shape(files.label_npz, "node_label.npy");
+    return shape.size() == 2 ? shape[1] : 1;
+  }
+  return files.label.empty() ? 0 : io::peek_label_columns_text(files.label);
+}
+
+/// Reads the multi-label targets of \p files into \p d (labels all -1, num_classes = T).
+template <class Ordinal>
+void load_multilabels(OgbFiles const &files, std::int64_t n, Dataset<Ordinal> &d) {
+  d.multilabels = files.binary ? io::read_multilabels_npy(files.label_npz, "node_label.npy", n)
+                               : io::read_multilabels_text(files.label, n);
+  d.num_classes = static_cast<int>(d.multilabels.extent(1));
+  d.labels = Kokkos::View<std::int32_t *, Kokkos::HostSpace>("ttgnn::load::labels", n);
+  Kokkos::deep_copy(d.labels, -1);
+}
+
 } // namespace
 
 std::string find_ogb_file(std::string const &dir, std::string const &name) {
@@ -199,6 +221,9 @@ Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, Lo
     li.cache = read_graph_cache(li.cache_path, key, d, &li.cache_detail);
     if (li.cache == CacheStatus::hit) {
       li.num_classes_source = "cache";
+      // The cache keeps the graph, features and split; multi-label targets are read again.
+      if (label_columns(files) > 1)
+        load_multilabels(files, d.num_nodes(), d);
       finish();
       return d;
     }
@@ -245,7 +270,10 @@ Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, Lo
 
   // ---- small per-node files and the split, checked before the big ones
   const std::int64_t meta_classes = meta_int(meta, "num_classes", files.meta);
-  if (!files.label.empty() || !files.label_npz.empty()) {
+  if (label_columns(files) > 1) {
+    load_multilabels(files, n, d);
+    li.num_classes_source = "label columns (multi-label)";
+  } else if (!files.label.empty() || !files.label_npz.empty()) {
     d.labels = files.binary ? io::read_labels_npy(files.label_npz, "node_label.npy", n)
                             : io::read_labels_text(files.label, n);
     li.num_classes_source = meta_classes > 0 ? "meta.csv" : "max label + 1";

@@ -269,7 +269,8 @@ SparseFeatures permute_sparse_rows(ExecutionSpace const &space, SparseFeatures c
   return out;
 }
 
-/// \brief The dataset relabelled by \p perm: graph, labels, features (dense or sparse),
+/// \brief The dataset relabelled by \p perm: graph, labels (and multi-label rows), features
+/// (dense or sparse),
 /// node_year and the split ids together (split lists keep their order, their ids become new
 /// ids). Results computed on the
 /// returned dataset map back with unpermute_rows(space, result, perm).
@@ -282,6 +283,8 @@ Dataset<Ordinal> apply_permutation(ExecutionSpace const &space, Dataset<Ordinal>
   out.split_name = data.split_name;
   out.graph = permute_graph(space, data.graph, perm);
   out.labels = permute_rows(space, data.labels, perm);
+  if (data.multilabels.extent(0) > 0)
+    out.multilabels = permute_rows(space, data.multilabels, perm);
   // 0 x F features (dimension only) or none: nothing to permute
   out.features =
       data.features.extent(0) > 0 ? permute_rows(space, data.features, perm) : data.features;

@@ -45,7 +45,9 @@
 /// purpose, chunk/node/class) (graph/counter_rng.hpp); chunking depends on the sizes only, so
 /// the result is identical for every execution space and thread count.
 
+#include "core/host_only.hpp"
 #include "graph/sbm_config.hpp"
+#include "graph/sbm_multilabel.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -159,6 +161,12 @@ struct SbmWriteOptions {
   /// Lines per gzip member / parallel block of the edge, label and split files (feature
   /// files use about the same bytes per block). Changes only the file's internal chunking.
   std::int64_t block_lines = 1 << 19;
+  /// tasks > 0: raw/node-label.csv holds T binary columns (graph/sbm_multilabel.hpp) instead of
+  /// the class, and meta.csv says multi-label, ROC-AUC (the layout of ogbn-proteins).
+  SbmMultilabelOptions multilabel;
+  /// K > 0: raw/edge-feat.csv with K features per edge (uniform in [0, 1), 3 decimals, seeded;
+  /// not informative: they give ogbn-proteins' file layout only).
+  int edge_features = 0;
 };
 
 /// \brief Writes the generated dataset into \p out_dir in the OGB raw layout (see
@@ -167,7 +175,7 @@ struct SbmWriteOptions {
 /// non-empty \p out_dir unless options.force (InputError, before writing anything; see
 /// OgbWriter::check_destination to check before generating).
 /// \return the generation record written (SbmGenerator::record).
-template <class ExecutionSpace>
+template <class ExecutionSpace, HostOnly<ExecutionSpace> = 0>
 std::vector<std::pair<std::string, std::string>>
 write_sbm_dataset(ExecutionSpace const &space, SbmGenerator const &generator,
                   SbmGenerator::Edges const &edges, std::string const &out_dir,

@@ -1,5 +1,6 @@
 // write_sbm_dataset: a generated dataset in the OGB raw layout, through OgbWriter.
 #include "core/error.hpp"
+#include "graph/counter_rng.hpp"
 #include "graph/ogb_writer.hpp"
 #include "graph/sbm_detail.hpp"
 #include "graph/sbm_generator.hpp"
@@ -45,7 +46,7 @@ std::string strip_quotes(std::string s) {
 
 } // namespace
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, HostOnly<ExecutionSpace>>
 std::vector<std::pair<std::string, std::string>>
 write_sbm_dataset(ExecutionSpace const &space, SbmGenerator const &generator,
                   SbmGenerator::Edges const &edges, std::string const &out_dir,
@@ -78,9 +79,54 @@ write_sbm_dataset(ExecutionSpace const &space, SbmGenerator const &generator,
                         out.resize(p - out.data());
                       });
   say("raw/edge.csv: " + std::to_string(e) + " edges");
-  writer.write_blocks(space, "raw/node-label.csv", blocks(n, lines_per_block),
-                      column(generator.labels(), lines_per_block));
-  say("raw/node-label.csv");
+  const int tasks = options.multilabel.tasks;
+  if (tasks > 0) {
+    const auto y = sbm_multilabels(generator.communities(),
+                                   std::int64_t{c.num_classes} * c.communities, options.multilabel);
+    const std::int64_t rows_per_block = std::max<std::int64_t>(1, 4 * lines_per_block / tasks);
+    writer.write_blocks(space, "raw/node-label.csv", blocks(n, rows_per_block),
+                        [=](std::int64_t block, std::string &out) {
+                          const std::int64_t first = block * rows_per_block;
+                          const std::int64_t last = std::min(first + rows_per_block, n);
+                          out.clear();
+                          for (std::int64_t v = first; v < last; ++v)
+                            for (int t = 0; t < tasks; ++t) {
+                              out += y(v, t) < 0 ? "nan" : y(v, t) ? "1" : "0";
+                              out += t + 1 < tasks ? ',' : '\n';
+                            }
+                        });
+    say("raw/node-label.csv: " + std::to_string(tasks) + " binary tasks");
+  } else {
+    writer.write_blocks(space, "raw/node-label.csv", blocks(n, lines_per_block),
+                        column(generator.labels(), lines_per_block));
+    say("raw/node-label.csv");
+  }
+  if (const int k = options.edge_features; k > 0) {
+    const std::int64_t rows_per_block = std::max<std::int64_t>(1, 2 * lines_per_block / k);
+    const std::uint64_t seed = c.seed;
+    writer.write_blocks(space, "raw/edge-feat.csv", blocks(e, rows_per_block),
+                        [=](std::int64_t block, std::string &out) {
+                          const std::int64_t first = block * rows_per_block;
+                          const std::int64_t last = std::min(first + rows_per_block, e);
+                          out.resize(static_cast<std::size_t>(last - first) * k * 6 + 32);
+                          char *p = out.data();
+                          for (std::int64_t i = first; i < last; ++i) {
+                            CounterRng rng(seed, 0x656467655F66ULL /* "edge_f" */,
+                                           static_cast<std::uint64_t>(i));
+                            for (int j = 0; j < k; ++j) {
+                              const auto milli = static_cast<int>(rng.below(1000));
+                              *p++ = '0';
+                              *p++ = '.';
+                              *p++ = static_cast<char>('0' + milli / 100);
+                              *p++ = static_cast<char>('0' + milli / 10 % 10);
+                              *p++ = static_cast<char>('0' + milli % 10);
+                              *p++ = j + 1 < k ? ',' : '\n';
+                            }
+                          }
+                          out.resize(p - out.data());
+                        });
+    say("raw/edge-feat.csv: " + std::to_string(e) + " x " + std::to_string(k));
+  }
   if (const int f = c.num_features; f > 0) {
     const std::int64_t rows_per_block = std::max<std::int64_t>(1, 2 * lines_per_block / f);
     writer.write_blocks(
@@ -119,20 +165,20 @@ write_sbm_dataset(ExecutionSpace const &space, SbmGenerator const &generator,
   auto row = [&](std::string const &k, std::string const &v) { meta += k + "," + v + "\n"; };
   row("num_nodes", std::to_string(n));
   row("num_edges", std::to_string(e));
-  row("num_classes", std::to_string(c.num_classes));
+  row("num_classes", tasks > 0 ? "2" : std::to_string(c.num_classes));
   row("num_features", std::to_string(c.num_features));
   row("add_inverse_edge", "True");
   row("is_directed", "False");
   row("splits", options.split_name);
   row("source", "ttgnn generate");
-  row("num tasks", "1");
-  row("task type", "multiclass classification");
-  row("eval metric", "acc");
-  row("multilabel", "False");
+  row("num tasks", std::to_string(tasks > 0 ? tasks : 1));
+  row("task type", tasks > 0 ? "binary classification" : "multiclass classification");
+  row("eval metric", tasks > 0 ? "rocauc" : "acc");
+  row("multilabel", tasks > 0 ? "True" : "False");
   row("num_unlabeled", "0");
   row("version", "1");
   row("has_node_attr", c.num_features > 0 ? "True" : "False");
-  row("has_edge_attr", "False");
+  row("has_edge_attr", options.edge_features > 0 ? "True" : "False");
   row("split", options.split_name);
   row("additional node files", "None");
   row("additional edge files", "None");

@@ -62,6 +62,24 @@ Kokkos::View<std::int32_t *, Kokkos::HostSpace> read_labels_text(std::string con
 Kokkos::View<std::int32_t *, Kokkos::HostSpace>
 read_labels_npy(std::string const &path, std::string const &member, std::int64_t num_nodes);
 
+/// \brief Multi-label targets: N rows of T tasks, each 1 (positive), 0 (negative) or -1
+/// (unknown), row-major.
+using MultiLabels = Kokkos::View<std::int8_t **, Kokkos::LayoutRight, Kokkos::HostSpace>;
+
+/// Number of comma-separated columns on the first line of a label file (0 if empty): 1 for a
+/// single-label file, T for a multi-label one (ogbn-proteins' node-label.csv.gz has 112).
+std::int64_t peek_label_columns_text(std::string const &path);
+
+/// Reads N rows of T comma-separated entries (T from the first row; every row must have T):
+/// 0 or 1 (also written 0.0, 1.0), and -1, nan/NaN or an empty field (pandas' NaN) for
+/// "unknown". InputError naming the file and line otherwise.
+MultiLabels read_multilabels_text(std::string const &path, std::int64_t num_nodes);
+
+/// Reads an (N, T) `.npy` array (any numeric dtype) of 0 / 1 / -1 / NaN (the last two:
+/// unknown); \p member empty: a plain `.npy`.
+MultiLabels read_multilabels_npy(std::string const &path, std::string const &member,
+                                 std::int64_t num_nodes);
+
 /// Checks every label against [0, num_classes) when num_classes > 0, and returns the class
 /// count: \p num_classes when > 0, else max label + 1. \p origin names where labels came from;
 /// \p first_line > 0: \p origin is a text file with node i on line first_line + i (named in

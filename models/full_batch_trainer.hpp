@@ -6,12 +6,16 @@
 /// Every epoch: a training step (training mode, loss on the training nodes, backward into the
 /// GNN and the embedding, one Adam/AdamW step each: separate optimizers so the embedding may
 /// have its own learning rate and weight decay), then an evaluation pass (evaluation mode)
-/// giving train/valid/test accuracy and the validation loss.
+/// giving the dataset's metric on train/valid/test and the validation loss. The targets
+/// (models/node_targets.hpp) are single-label classes (softmax cross-entropy, accuracy) or
+/// multi-label binary tasks (sigmoid binary cross-entropy, ROC-AUC or micro/macro-F1); the
+/// `*_acc` fields of the records hold that metric.
 ///
-/// Model selection: the parameters of the epoch with the best validation accuracy (ties: the
-/// lower validation loss) are kept and restored at the end. Early stopping: `patience` epochs
+/// Model selection: the parameters of the epoch with the best validation metric are kept and
+/// restored at the end; ties keep the earlier epoch (OGB's Logger and PyG's examples: a
+/// strictly better validation score replaces the best). Early stopping: `patience` epochs
 /// without such an improvement. Learning rate: base · LrSchedule::scale(epoch) for both
-/// optimizers, the schedule observing the validation accuracy.
+/// optimizers, the schedule observing the validation metric.
 ///
 /// Non-finite values: a NaN/Inf training loss stops before the update; non-finite parameters
 /// or validation loss after the update stop before the epoch is recorded or saved. Either way
@@ -28,8 +32,8 @@
 #include "core/atomic_file.hpp"
 #include "models/checkpoint.hpp"
 #include "models/gnn_model.hpp"
-#include "models/log_softmax_cross_entropy.hpp"
 #include "models/node_input.hpp"
+#include "models/node_targets.hpp"
 #include "models/training_common.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -43,7 +47,8 @@
 
 namespace ttgnn {
 
-/// \brief Accuracies and validation loss of an evaluation pass.
+/// \brief The metric (accuracy, or the multi-label metric) on the three node sets and the
+/// validation loss of an evaluation pass.
 struct EvalResult {
   double train_acc = 0, valid_acc = 0, test_acc = 0, valid_loss = 0;
 };
@@ -56,18 +61,19 @@ public:
   using input_type = NodeInput<Scalar, ExecutionSpace>;
   using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
-  using labels_type = Kokkos::View<const std::int32_t *, memory_space>;
+  using targets_type = NodeTargets<ExecutionSpace>;
   using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
   using view_type = Kokkos::View<Scalar *, memory_space>;
   using optimizer_type = TrainerAdam<Scalar, ExecutionSpace>;
 
   /// \param model, input trained in place (they must outlive the trainer)
   /// \param a the aggregation operator of every layer (gcn_norm or mean_aggregation)
-  /// \param labels class of every node; \param train, valid, test node ids (train non-empty)
+  /// \param targets class of every node (a labels View converts) or multi-label targets
+  /// \param train, valid, test node ids (train non-empty)
   FullBatchTrainer(ExecutionSpace const &space, model_type &model, input_type &input,
-                   operator_type const &a, labels_type labels, ids_type train, ids_type valid,
+                   operator_type const &a, targets_type targets, ids_type train, ids_type valid,
                    ids_type test, TrainOptions options)
-      : space_(space), model_(model), input_(input), a_(a), labels_(labels), train_(train),
+      : space_(space), model_(model), input_(input), a_(a), targets_(targets), train_(train),
         valid_(valid), test_(test), options_(std::move(options)), schedule_(options_.schedule) {
     if (train.extent(0) == 0)
       throw ConfigError("FullBatchTrainer: no training nodes");
@@ -118,11 +124,15 @@ public:
       if (options_.before_epoch)
         options_.before_epoch(epoch);
       const auto t0 = std::chrono::steady_clock::now();
+      using clock = std::chrono::steady_clock;
       const double lr = options_.lr * schedule_.scale(epoch);
       gnn_opt_->set_learning_rate(lr);
       if (emb_opt_)
         emb_opt_->set_learning_rate(embedding_lr() * schedule_.scale(epoch));
       const double loss = train_step();
+      space_.fence();
+      const auto t_eval = clock::now();
+      const double step_seconds = std::chrono::duration<double>(t_eval - t0).count();
       if (!std::isfinite(loss)) {
         stop_nonfinite(result, epoch, "the training loss is " + describe(loss));
         break;
@@ -138,14 +148,13 @@ public:
         break;
       }
       space_.fence();
-      EpochRecord rec{epoch,
-                      loss,
-                      ev.train_acc,
-                      ev.valid_acc,
-                      ev.test_acc,
-                      ev.valid_loss,
-                      lr,
-                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+      const auto t_end = clock::now();
+      EpochRecord rec{epoch,        loss,
+                      ev.train_acc, ev.valid_acc,
+                      ev.test_acc,  ev.valid_loss,
+                      lr,           std::chrono::duration<double>(t_end - t0).count()};
+      rec.train_seconds = step_seconds;
+      rec.eval_seconds = std::chrono::duration<double>(t_end - t_eval).count();
       history_.push_back(rec);
       select(rec);
       schedule_.observe(epoch, has_valid() ? ev.valid_acc : ev.train_acc);
@@ -179,7 +188,7 @@ public:
     model_.set_training(true);
     matrix_type const &x = input_.forward_all(space_);
     matrix_type const &logits = model_.forward(space_, a_, x);
-    const double loss = loss_.forward(space_, logits, labels_, train_);
+    const double loss = loss_.forward(space_, logits, targets_, train_);
     if (!std::isfinite(loss))
       return loss;
     detail::ensure_extents(grad_logits_, "ttgnn::trainer::grad_logits", logits.extent(0),
@@ -202,17 +211,18 @@ public:
     return loss;
   }
 
-  /// \brief Evaluation-mode forward: accuracies on the three node sets, validation loss.
+  /// \brief Evaluation-mode forward: the metric on the three node sets, validation loss.
   EvalResult evaluate() {
     model_.set_training(false);
     matrix_type const &logits = model_.forward(space_, a_, input_.forward_all(space_));
     EvalResult r;
-    r.train_acc = accuracy(logits, train_);
-    r.valid_acc = accuracy(logits, valid_);
-    r.test_acc = accuracy(logits, test_);
+    const std::vector<double> m = node_scores(space_, logits, targets_, {train_, valid_, test_});
+    r.train_acc = m[0];
+    r.valid_acc = m[1];
+    r.test_acc = m[2];
     if (has_valid()) {
-      LogSoftmaxCrossEntropy<Scalar, ExecutionSpace> eval_loss;
-      r.valid_loss = eval_loss.forward(space_, logits, labels_, valid_);
+      NodeLoss<Scalar, ExecutionSpace> eval_loss;
+      r.valid_loss = eval_loss.forward(space_, logits, targets_, valid_);
     }
     model_.set_training(true);
     return r;
@@ -242,12 +252,15 @@ public:
                                double(bad_epochs_), stopped_ ? 1.0 : 0.0});
     if (have_best_)
       best_state_.save(ck);
-    std::vector<double> hist;
+    std::vector<double> hist, times;
     for (auto const &r : history_) {
       auto v = r.to_vector();
       hist.insert(hist.end(), v.begin(), v.end());
+      times.push_back(r.train_seconds);
+      times.push_back(r.eval_seconds);
     }
     ck.put("history", hist);
+    ck.put("history_times", times);
     ck.save(path);
   }
 
@@ -278,6 +291,13 @@ public:
     for (std::size_t i = 0; i + EpochRecord::num_fields <= hist.size();
          i += EpochRecord::num_fields)
       history_.push_back(EpochRecord::from(hist.data() + i));
+    if (ck.has("history_times")) { // train / eval seconds per epoch (absent in older files)
+      const auto times = ck.get_f64("history_times");
+      for (std::size_t k = 0; k < history_.size() && 2 * k + 1 < times.size(); ++k) {
+        history_[k].train_seconds = times[2 * k];
+        history_[k].eval_seconds = times[2 * k + 1];
+      }
+    }
     return epoch;
   }
 
@@ -302,18 +322,12 @@ public:
 private:
   bool has_valid() const { return valid_.extent(0) > 0; }
 
-  double accuracy(matrix_type const &logits, ids_type const &ids) const {
-    if (ids.extent(0) == 0)
-      return 0.0;
-    return double(count_correct(space_, logits, labels_, ids)) / double(ids.extent(0));
-  }
-
-  /// Keeps the parameters when the epoch improves the validation accuracy (ties: loss).
+  /// Keeps the parameters when the epoch strictly improves the validation metric (ties keep
+  /// the earlier epoch, as OGB's Logger and PyG's examples do).
   void select(EpochRecord const &r) {
     const double acc = has_valid() ? r.valid_acc : r.train_acc;
     const double best_acc = has_valid() ? best_.valid_acc : best_.train_acc;
-    const bool better = !have_best_ || acc > best_acc ||
-                        (acc == best_acc && has_valid() && r.valid_loss < best_.valid_loss);
+    const bool better = !have_best_ || acc > best_acc;
     if (!better) {
       ++bad_epochs_;
       return;
@@ -345,12 +359,12 @@ private:
   model_type &model_;
   input_type &input_;
   operator_type a_;
-  labels_type labels_;
+  targets_type targets_;
   ids_type train_, valid_, test_;
   TrainOptions options_;
   LrSchedule schedule_;
   std::unique_ptr<optimizer_type> gnn_opt_, emb_opt_;
-  LogSoftmaxCrossEntropy<Scalar, ExecutionSpace> loss_;
+  NodeLoss<Scalar, ExecutionSpace> loss_;
   matrix_type grad_logits_, grad_x_;
   std::vector<EpochRecord> history_;
   bool have_best_ = false, stopped_ = false;

@@ -10,7 +10,7 @@
 #include "models/checkpoint.hpp"
 #include "models/gnn_model.hpp"
 #include "models/layerwise_inference.hpp"
-#include "models/log_softmax_cross_entropy.hpp"
+#include "models/node_targets.hpp"
 #include "models/training_common.hpp"
 
 #include <sys/resource.h>
@@ -154,8 +154,16 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   using view_type = Kokkos::View<Scalar *, memory_space>;
   BestSnapshot<view_type> best;
 
-  auto labels =
-      Kokkos::create_mirror_view_and_copy(memory_space(), data.labels, "ttgnn::minibatch::labels");
+  const NodeMetric metric = resolve_metric(o.metric, data.is_multilabel());
+  NodeTargets<ExecutionSpace> targets;
+  if (data.is_multilabel())
+    targets = NodeTargets<ExecutionSpace>(
+        Kokkos::create_mirror_view_and_copy(memory_space(), data.multilabels,
+                                            "ttgnn::minibatch::multilabels"),
+        metric);
+  else
+    targets = NodeTargets<ExecutionSpace>(Kokkos::create_mirror_view_and_copy(
+        memory_space(), data.labels, "ttgnn::minibatch::labels"));
   auto train_d =
       Kokkos::create_mirror_view_and_copy(memory_space(), data.train, "ttgnn::minibatch::train");
   auto valid_d =
@@ -163,9 +171,10 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   auto test_d =
       Kokkos::create_mirror_view_and_copy(memory_space(), data.test, "ttgnn::minibatch::test");
   std::unique_ptr<FullGraphMean<ExecutionSpace, std::int32_t>> full;
-  LogSoftmaxCrossEntropy<Scalar, ExecutionSpace> loss_fn;
+  NodeLoss<Scalar, ExecutionSpace> loss_fn;
 
   MinibatchResult result;
+  result.metric = to_string(metric);
   result.gnn_params = model.num_parameters();
   result.embedding_params = input.num_parameters();
   result.compression = input.compression();
@@ -175,7 +184,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   const std::int64_t run_batches = o.max_batches > 0
                                        ? std::min(o.max_batches, result.batches_per_epoch)
                                        : result.batches_per_epoch;
-  std::vector<double> epoch_times, batch_times; // of the epochs run by this call
+  // of the epochs run by this call: training, evaluation, both
+  std::vector<double> epoch_times, batch_times, eval_times, total_times;
   int evaluations_without_gain = 0;
   bool stopped = false; // early stopping (kept in checkpoints)
 
@@ -196,9 +206,10 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
           f += (f.empty() ? "" : ",") + std::to_string(k);
         return f;
       }() +
-      " seed=" + std::to_string(o.seed) + " nodes=" + std::to_string(data.num_nodes()) + "/" +
-      std::to_string(num_train) + "/" + std::to_string(data.valid.extent(0)) + "/" +
-      std::to_string(data.test.extent(0)) + (o.fingerprint.empty() ? "" : " | " + o.fingerprint);
+      " seed=" + std::to_string(o.seed) + " metric=" + to_string(metric) +
+      " nodes=" + std::to_string(data.num_nodes()) + "/" + std::to_string(num_train) + "/" +
+      std::to_string(data.valid.extent(0)) + "/" + std::to_string(data.test.extent(0)) +
+      (o.fingerprint.empty() ? "" : " | " + o.fingerprint);
   auto save_checkpoint = [&](int epoch) {
     Checkpoint ck;
     put_checkpoint_header(ck, kCheckpointFormat, fingerprint, epoch);
@@ -282,17 +293,14 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       input.forward(space, ids, x0);
       matrix_type const &logits = model.forward(space, ops, x0);
       const std::int64_t m = last - first;
-      Kokkos::View<std::int32_t *, memory_space> batch_labels(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::batch_labels"), m);
+      // the seeds are the first input nodes: their targets become rows 0 .. m-1
+      const NodeTargets<ExecutionSpace> batch_targets = gather_targets(space, targets, ids, m);
       Kokkos::View<std::int64_t *, memory_space> subset(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::subset"), m);
       Kokkos::parallel_for(
-          "ttgnn::minibatch::batch_labels", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
-          KOKKOS_LAMBDA(std::int64_t i) {
-            batch_labels(i) = labels(ids(i)); // the seeds are the first input nodes
-            subset(i) = i;
-          });
-      const double loss = loss_fn.forward(space, logits, batch_labels, subset);
+          "ttgnn::minibatch::subset", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
+          KOKKOS_LAMBDA(std::int64_t i) { subset(i) = i; });
+      const double loss = loss_fn.forward(space, logits, batch_targets, subset);
       if (!std::isfinite(loss)) {
         finite = false;
         break;
@@ -327,6 +335,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       break;
     }
     epoch_times.push_back(rec.seconds);
+    total_times.push_back(rec.seconds); // + the evaluation time below, when evaluated
     if (o.evaluate && (epoch % o.eval_every == 0 || epoch == o.epochs)) {
       const auto t_eval = clock::now();
       if (!full)
@@ -338,24 +347,22 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
         matrix_type h0 = input.all_rows(space, o.eval_chunk);
         logits = sage_layerwise_inference(space, model, *full, h0, o.eval_chunk);
       }
-      auto acc = [&](Kokkos::View<std::int64_t *, memory_space> const &ids) {
-        return static_cast<double>(
-                   count_correct<Scalar, ExecutionSpace>(space, logits, labels, ids)) /
-               static_cast<double>(ids.extent(0));
-      };
+      const std::vector<double> scores =
+          node_scores(space, logits, targets, {train_d, valid_d, test_d});
       rec.evaluated = true;
-      rec.train_acc = acc(train_d);
-      rec.valid_acc = acc(valid_d);
-      rec.test_acc = acc(test_d);
+      rec.train_acc = scores[0];
+      rec.valid_acc = scores[1];
+      rec.test_acc = scores[2];
       {
-        LogSoftmaxCrossEntropy<Scalar, ExecutionSpace> eval_loss;
-        rec.valid_loss = eval_loss.forward(space, logits, labels, valid_d);
+        NodeLoss<Scalar, ExecutionSpace> eval_loss;
+        rec.valid_loss = eval_loss.forward(space, logits, targets, valid_d);
       }
+      space.fence();
       rec.eval_seconds = since(t_eval);
-      // The full-batch trainer's rule: better validation accuracy, ties broken by lower loss;
-      // the selected parameters are restored at the end.
-      if (result.best_epoch == 0 || rec.valid_acc > result.valid_acc ||
-          (rec.valid_acc == result.valid_acc && rec.valid_loss < result.valid_loss)) {
+      eval_times.push_back(rec.eval_seconds);
+      // The full-batch trainer's rule: a strictly better validation metric (ties keep the
+      // earlier epoch); the selected parameters are restored at the end.
+      if (result.best_epoch == 0 || rec.valid_acc > result.valid_acc) {
         result.best_epoch = epoch;
         result.train_acc = rec.train_acc;
         result.valid_acc = rec.valid_acc;
@@ -368,6 +375,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
         ++evaluations_without_gain;
       }
     }
+    total_times.back() += rec.eval_seconds;
     result.epochs.push_back(rec);
     if (o.patience > 0 && evaluations_without_gain >= o.patience) {
       result.stop_reason = "early_stopping";
@@ -383,6 +391,11 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     best.restore(model, input);
   result.epoch_time_s = median(epoch_times);
   result.batch_time_s = median(batch_times);
+  result.eval_time_s = median(eval_times);
+  double total = 0;
+  for (double t : total_times)
+    total += t;
+  result.epoch_time_mean_s = total_times.empty() ? 0.0 : total / double(total_times.size());
   result.peak_rss_mb = peak_rss_mb();
   return result;
 }

@@ -8,9 +8,13 @@
 /// looked up (models/minibatch_input.hpp), and steps Adam/AdamW on the GNN and the embedding's
 /// own optimizer. Evaluation is layer-wise full-neighbour inference over all nodes.
 ///
+/// Targets as the full-batch trainer's (models/node_targets.hpp): single-label classes or,
+/// when the dataset has multilabels, binary tasks with sigmoid binary cross-entropy; the
+/// `*_acc` fields hold the dataset's metric (MinibatchTrainOptions::metric).
+///
 /// Model selection as the full-batch trainer (models/full_batch_trainer.hpp): the evaluated
-/// epoch with the best validation accuracy (ties: lower validation loss) is selected, its
-/// parameters are restored at the end (keep_best) and its accuracies reported; early stopping
+/// epoch with the best validation metric is selected (ties keep the earlier epoch), its
+/// parameters are restored at the end (keep_best) and its scores reported; early stopping
 /// after `patience` evaluations without such an improvement. A NaN/Inf training loss stops
 /// training (stop_reason "non_finite_loss") before the update of that batch.
 ///
@@ -62,6 +66,9 @@ struct MinibatchTrainOptions {
   /// Batches per epoch (0: all). Benchmarks time a prefix of the epoch and extrapolate.
   std::int64_t max_batches = 0;
   std::uint64_t seed = 0;
+  /// Metric of evaluation and selection: "" (accuracy, or ROC-AUC for multi-label targets),
+  /// acc, rocauc, f1_micro, f1_macro (models/classification_metrics.hpp).
+  std::string metric;
   // Checkpoints (as TrainOptions of the full-batch trainer).
   std::string checkpoint_path; ///< "" = no checkpoints
   int checkpoint_every = 1;    ///< epochs between checkpoints (the last epoch is always saved)
@@ -96,7 +103,10 @@ struct MinibatchResult {
   double compression = 0;             ///< embedding compression (0 without an embedding)
   std::string tt_shape;               ///< TT shape, "" without TT
   std::int64_t batches_per_epoch = 0; ///< full epoch (before max_batches)
+  std::string metric = "acc";         ///< the metric of the *_acc fields
   double epoch_time_s = 0;            ///< median training time per epoch (as run)
+  double eval_time_s = 0;             ///< median evaluation time (evaluated epochs)
+  double epoch_time_mean_s = 0;       ///< mean of training + evaluation time per epoch
   double batch_time_s = 0;            ///< median over all batches of all epochs
   double peak_rss_mb = 0;
   int first_epoch = 1;      ///< first epoch run by this call (> 1 after a resume)

@@ -13,6 +13,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -38,13 +39,18 @@ inline OptimizerKind parse_optimizer_kind(std::string const &name) {
 /// \brief One epoch of training.
 struct EpochRecord {
   int epoch = 0;
-  double loss = 0;      ///< training loss (training mode: dropout on)
-  double train_acc = 0; ///< accuracies in evaluation mode after the epoch's update
+  double loss = 0; ///< training loss (training mode: dropout on)
+  /// The dataset's metric (accuracy, or ROC-AUC / F1 for multi-label targets) in evaluation
+  /// mode after the epoch's update.
+  double train_acc = 0;
   double valid_acc = 0;
   double test_acc = 0;
-  double valid_loss = 0; ///< evaluation-mode loss on the validation nodes (0 without them)
-  double lr = 0;         ///< learning rate of the GNN parameters in this epoch
-  double seconds = 0;    ///< wall time of the epoch (update + evaluation)
+  double valid_loss = 0;    ///< evaluation-mode loss on the validation nodes (0 without them)
+  double lr = 0;            ///< learning rate of the GNN parameters in this epoch
+  double seconds = 0;       ///< wall time of the epoch (update + evaluation + model selection)
+  double train_seconds = 0; ///< of which the training step (forward, backward, update)
+  double eval_seconds = 0;  ///< of which the evaluation pass (forward, metric, loss)
+  /// Fields of to_vector / from (the two split times are checkpointed separately).
   static constexpr int num_fields = 8;
   std::vector<double> to_vector() const {
     return {double(epoch), loss, train_acc, valid_acc, test_acc, valid_loss, lr, seconds};
@@ -95,7 +101,7 @@ struct TrainResult {
   StopReason stop = StopReason::completed;
   std::string message;      ///< why it stopped, for non-finite losses
   int checkpoint_epoch = 0; ///< epoch stored in the checkpoint file now (0: none)
-  /// Mean wall time of the epochs run by this call (update + evaluation).
+  /// Mean wall time of the epochs run by this call (update + evaluation + selection).
   double epoch_seconds() const {
     double s = 0;
     int n = 0;
@@ -105,6 +111,30 @@ struct TrainResult {
         ++n;
       }
     return n ? s / n : 0.0;
+  }
+  /// Median training-step time of the epochs run by this call (what other tools call the
+  /// epoch time: forward, backward and update, no evaluation).
+  double median_train_seconds() const { return median_of(&EpochRecord::train_seconds); }
+  /// Median evaluation time of the epochs run by this call.
+  double median_eval_seconds() const { return median_of(&EpochRecord::eval_seconds); }
+
+private:
+  double median_of(double EpochRecord::*field) const {
+    std::vector<double> v;
+    for (auto const &r : history)
+      if (r.epoch >= first_epoch)
+        v.push_back(r.*field);
+    return median_value(v);
+  }
+
+public:
+  /// Median of \p v (mean of the two middle values for an even count; 0 when empty).
+  static double median_value(std::vector<double> v) {
+    if (v.empty())
+      return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
   }
 };
 
