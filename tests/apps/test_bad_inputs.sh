@@ -50,6 +50,10 @@ fail_case truncated_gzip --dataset "$c/ogb_truncated_gzip" --features -- \
   "$c/ogb_truncated_gzip/raw/edge.csv.gz: truncated or corrupt gzip stream near line 1: unexpected end of file"
 fail_case ragged_features --dataset "$c/ogb_ragged_features" --features -- \
   "$c/ogb_ragged_features/raw/node-feat.csv:3: expected 2 comma-separated values (as on the first row), got 1"
+fail_case ragged_multilabel --dataset "$c/ogb_ragged_multilabel" -- \
+  "$c/ogb_ragged_multilabel/raw/node-label.csv:3: expected 3 comma-separated labels (as on line 1), got 2"
+fail_case bad_multilabel --dataset "$c/ogb_bad_multilabel" -- \
+  "$c/ogb_bad_multilabel/raw/node-label.csv:4: label 2 is '2', expected 0, 1, or -1 / nan / an empty field for unknown"
 fail_case node_id_out_of_range --dataset "$c/ogb_node_id_out_of_range" --features -- \
   "$c/ogb_node_id_out_of_range/raw/edge.csv:5: node id 6 >= number of nodes 6"
 fail_case negative_id --dataset "$c/ogb_negative_id" --features -- \

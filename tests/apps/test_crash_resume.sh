@@ -162,11 +162,11 @@ PY
 
 # GCN on a TT embedding: both optimizers, schedule, early stopping, BatchNorm, dropout.
 run_case gcn_tt 45 1 --dataset "$cora" --model gcn --input tt --init ortho --tt-rank 4 \
-  --emb-dim 16 --hidden 16 --dropout 0.5 --batch-norm --lr 0.01 --emb-lr 0.02 --warmup 5 \
+  --emb-dim 16 --hidden 16 --dropout 0.5 --batch-norm --lr 0.01 --emb-lr 0.02 --lr-warmup 5 \
   --plateau-factor 0.5 --plateau-patience 5 --patience 20
 # GraphSAGE on features + a full embedding table, AdamW.
 run_case sage_emb 40 0 --dataset "$cora" --model sage --input feat+emb --init gaussian \
-  --emb-dim 8 --hidden 16 --dropout 0.5 --optimizer adamw --warmup 3 --patience 15
+  --emb-dim 8 --hidden 16 --dropout 0.5 --optimizer adamw --lr-warmup 3 --patience 15
 # Mini-batch GraphSAGE (neighbour sampling) on a TT embedding with its own lr: both
 # optimizers, BatchNorm, dropout, early stopping and the selected parameters; every epoch is
 # checkpointed. No embedding export in mini-batch mode; the CSV's timing column is the 6th.

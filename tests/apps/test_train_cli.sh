@@ -41,7 +41,10 @@ need = ["test_acc", "valid_acc", "train_acc", "best_epoch", "gnn_params", "embed
         "dataset", "split", "model", "input", "order", "init", "tt_rank", "tt_shape", "tt_dims",
         "emb_dim", "hidden", "layers", "dropout", "epochs", "lr", "weight_decay", "optimizer",
         "patience", "seed", "checkpoint", "resume", "export_embeddings", "metrics_out",
-        "curve_svg", "feature_norm", "warmup", "plateau_factor"]
+        "curve_svg", "feature_norm", "lr_warmup", "plateau_factor",
+        # the evaluator and the timings
+        "metric", "test_metric", "valid_metric", "train_metric", "eval_time_s",
+        "epoch_time_mean_s"]
 missing = [k for k in need if k not in d]
 assert not missing, missing
 assert d["status"] == "completed", d
@@ -49,11 +52,15 @@ assert d["input"] == "tt" and d["order"] == "metis-hier" and d["tt_rank"] == 4, 
 assert d["embedding_params"] > 0 and d["compression"] > 10, d
 assert 0 <= d["test_acc"] <= 1 and 1 <= d["best_epoch"] <= 4, d
 assert d["peak_rss_mb"] > 1 and d["epoch_time_s"] > 0, d
+assert d["metric"] == "acc" and d["test_metric"] == d["test_acc"] and not d["multilabel"], d
+assert d["input_dropout"] == 0, d  # OGB's convention: no dropout on the input rows
+assert d["eval_time_s"] > 0 and d["epoch_time_mean_s"] > 0, d
 assert d["split"] == "planetoid" and d["checkpoint_epoch"] == 4, d
 PY
 grep -q "^epoch    1/4  loss [0-9.]*  train [0-9.]*  valid [0-9.]*  test [0-9.]*  lr .* s  ETA .* s$" err.txt
 test "$(grep -c '^epoch ' err.txt)" -eq 4
-test "$(head -1 m.csv)" = "epoch,loss,train_acc,valid_acc,test_acc,valid_loss,lr,epoch_time_s"
+grep -q "evaluator: accuracy (acc) on 7 classes" err.txt
+test "$(head -1 m.csv)" = "epoch,loss,train_acc,valid_acc,test_acc,valid_loss,lr,epoch_time_s,train_time_s,eval_time_s"
 test "$(wc -l <m.csv)" -eq 5
 head -c 5 c.svg | grep -q "<?xml"
 grep -q "<svg" c.svg

@@ -48,6 +48,14 @@ printf '1,0.5\n2,-1.25\n3,nan\n4,0\n5,7\n6,-0\n' >ogb_nan_feature/raw/node-feat.
 base ogb_label_out_of_range
 printf '0\n1\nnan\n3\n0\n1\n' >ogb_label_out_of_range/raw/node-label.csv
 
+# multi-label (one column per task): row 3 has 2 of the 3 columns of row 1
+base ogb_ragged_multilabel
+printf '1,0,1\n0,1,1\n1,0\n0,0,0\n1,1,0\n0,0,1\n' >ogb_ragged_multilabel/raw/node-label.csv
+
+# multi-label: line 4 holds 2, not a binary label (0, 1, or -1 / nan for unknown)
+base ogb_bad_multilabel
+printf '1,0,1\n0,1,1\n1,0,1\n0,2,0\n1,1,0\n0,0,1\n' >ogb_bad_multilabel/raw/node-label.csv
+
 # num-node-list.csv has no bytes at all
 base ogb_empty_file
 : >ogb_empty_file/raw/num-node-list.csv
