@@ -77,11 +77,18 @@ TEST_CASE("negative or non-numeric label") {
       contains(load_error(dir2), "node-label.csv:4: expected a non-negative integer label or nan"));
 }
 
-TEST_CASE("label file with the wrong number of rows, or one column per class") {
+TEST_CASE("label file with the wrong number of rows, or a ragged multi-label row") {
   auto dir = with_file("label_rows", "raw/node-label.csv", "0\n1\nnan\n2\n0\n");
   CHECK(load_error(dir) == path_in(dir, "raw/node-label.csv") + ": 5 label lines for 6 nodes");
-  auto dir2 = with_file("label_multi", "raw/node-label.csv", "0,1\n1,0\n0,0\n1,1\n0,1\n1,0\n");
-  CHECK(contains(load_error(dir2), "node-label.csv:1: expected one label per line; multi-label"));
+  // Two columns: multi-label (one column per task); row 3 has one.
+  auto dir2 = with_file("label_multi", "raw/node-label.csv", "0,1\n1,0\n0\n1,1\n0,1\n1,0\n");
+  CHECK(load_error(dir2) == path_in(dir2, "raw/node-label.csv") +
+                                ":3: expected 2 comma-separated labels (as on line 1), got 1");
+  auto dir3 =
+      with_file("label_multi_value", "raw/node-label.csv", "0,1\n1,0\n0,1\n1,3\n0,1\n1,0\n");
+  CHECK(load_error(dir3) ==
+        path_in(dir3, "raw/node-label.csv") +
+            ":4: label 2 is '3', expected 0, 1, or -1 / nan / an empty field for unknown");
 }
 
 TEST_CASE("NaN or Inf feature") {

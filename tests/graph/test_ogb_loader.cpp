@@ -212,3 +212,90 @@ TEST_CASE("bundled Cora loads with the provenance's counts") {
   CHECK(d.test.extent(0) == 1000);
   CHECK(d.train(139) == 139); // Planetoid train = nodes 0..139
 }
+
+// ---- multi-label node targets (ogbn-proteins' layout: one column per task)
+
+namespace {
+// N = 6, T = 3: 0/1, "1.0", -1, nan and an empty field (pandas' NaN) for unknown.
+const std::string multilabel_csv = "1,0,1\n0,1.0,-1\nnan,,0\n1,1,1\n0,0,0\n-1,1,0\n";
+const std::int8_t multilabel_expected[6][3] = {{1, 0, 1}, {0, 1, -1}, {-1, -1, 0},
+                                               {1, 1, 1}, {0, 0, 0},  {-1, 1, 0}};
+} // namespace
+
+TEST_CASE("multi-label node-label files load as N x T targets (text, gzip and npz)") {
+  for (bool gz : {false, true}) {
+    const fs::path dir = write_small_ogb("ogb_multilabel", gz);
+    if (gz)
+      write_gz(dir / "raw" / "node-label.csv.gz", multilabel_csv);
+    else
+      write_text(dir / "raw" / "node-label.csv", multilabel_csv);
+    ttgnn::LoadOptions o;
+    o.split = "s1";
+    for (std::string cache : {std::string(), (dir / "cache").string()})
+      for (int pass = 0; pass < (cache.empty() ? 1 : 2); ++pass) { // cache: write, then hit
+        o.cache_dir = cache;
+        ttgnn::LoadInfo info;
+        auto d = ttgnn::load_ogb(dir.string(), o, &info);
+        CAPTURE(gz);
+        CAPTURE(pass);
+        REQUIRE(d.is_multilabel());
+        CHECK(d.num_classes == 3); // tasks, from the columns (meta.csv's num_classes ignored)
+        REQUIRE(d.multilabels.extent(0) == 6);
+        REQUIRE(d.multilabels.extent(1) == 3);
+        for (int v = 0; v < 6; ++v)
+          for (int t = 0; t < 3; ++t)
+            CHECK(d.multilabels(v, t) == multilabel_expected[v][t]);
+        for (int v = 0; v < 6; ++v)
+          CHECK(d.labels(v) == -1);
+        if (pass == 1)
+          CHECK(info.cache == ttgnn::CacheStatus::hit);
+      }
+  }
+  // The binary layout: node-label.npz's node_label.npy of shape (N, T), float with NaN.
+  const double nan = std::nan("");
+  std::vector<double> values;
+  for (auto const &row : multilabel_expected)
+    for (std::int8_t y : row)
+      values.push_back(y < 0 ? nan : double(y));
+  const std::vector<std::int64_t> n{6}, e{5};
+  const std::vector<std::int64_t> edges{0, 1, 2, 3, 1, 1, 2, 0, 4, 0};
+  const fs::path dir = scratch_dir("ogb_multilabel_npz");
+  write_npz(dir / "raw" / "data.npz",
+            {{"edge_index.npy", npy_bytes("<i8", {2, 5}, edges)},
+             {"num_nodes_list.npy", npy_bytes("<i8", {1}, n)},
+             {"num_edges_list.npy", npy_bytes("<i8", {1}, e)}},
+            true);
+  write_npz(dir / "raw" / "node-label.npz", {{"node_label.npy", npy_bytes("<f8", {6, 3}, values)}},
+            true);
+  write_gz(dir / "split" / "species" / "train.csv.gz", "0\n1\n");
+  write_gz(dir / "split" / "species" / "valid.csv.gz", "2\n");
+  write_gz(dir / "split" / "species" / "test.csv.gz", "3\n");
+  ttgnn::LoadOptions o;
+  o.split = "species";
+  auto d = ttgnn::load_ogb(dir.string(), o);
+  REQUIRE(d.is_multilabel());
+  CHECK(d.num_classes == 3);
+  for (int v = 0; v < 6; ++v)
+    for (int t = 0; t < 3; ++t)
+      CHECK(d.multilabels(v, t) == multilabel_expected[v][t]);
+}
+
+TEST_CASE("bad multi-label rows name the file and line") {
+  const fs::path dir = write_small_ogb("ogb_multilabel_bad", false);
+  const fs::path label = dir / "raw" / "node-label.csv";
+  ttgnn::LoadOptions o;
+  o.split = "s1";
+  auto load = [&] { ttgnn::load_ogb(dir.string(), o); };
+  write_text(label, "1,0,1\n0,1\n1,1,1\n0,0,0\n1,1,0\n0,0,1\n"); // ragged row 2
+  std::string msg = error_of(load);
+  CHECK(contains(msg, label.string() + ":2:"));
+  CHECK(contains(msg, "expected 3 comma-separated labels"));
+  write_text(label, "1,0,1\n0,1,1\n1,2,1\n0,0,0\n1,1,0\n0,0,1\n"); // 2 is not a binary label
+  msg = error_of(load);
+  CHECK(contains(msg, label.string() + ":3:"));
+  CHECK(contains(msg, "label 2 is '2'"));
+  write_text(label, "1,0,1\n0,1,1\n1,0,1\n0,0,0\n1,x,0\n0,0,1\n");
+  CHECK(contains(error_of(load), label.string() + ":5:"));
+  write_text(label, "1,0,1\n0,1,1\n1,0,1\n"); // too few rows
+  CHECK(contains(error_of(load), "3 label rows for 6 nodes"));
+}
