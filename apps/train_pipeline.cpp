@@ -545,7 +545,7 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   j.field("init_time_s", init_seconds);
   j.field("total_time_s", since(t_start));
   j.field("peak_rss_mb", peak_rss_mb());
-  j.field("threads", compat::concurrency(space));
+  j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
   j.field("num_nodes", static_cast<long long>(n));
   j.field("num_arcs", static_cast<long long>(data.graph.num_arcs()));
   j.field("num_features", static_cast<long long>(feature_dim));

@@ -121,7 +121,7 @@ template <class Scalar> void peak(int reps) {
   ttgnn::JsonWriter j;
   j.field("bench", "gemm_peak");
   j.field("scalar", sizeof(Scalar) == 4 ? "float" : "double");
-  j.field("threads", ttgnn::compat::concurrency(space));
+  j.field("threads", ttgnn::compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
   j.field("n", n);
   j.field("seconds", t);
   j.field("gflops", 2.0 * n * n * n / t * 1e-9);
@@ -210,7 +210,7 @@ template <class Scalar> void run(Config const &cfg) {
           j.field("impl", "ttgnn");
           j.field("variant", variant);
           j.field("scalar", cfg.scalar);
-          j.field("threads", ttgnn::compat::concurrency(space));
+          j.field("threads", ttgnn::compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
           j.field("rank", static_cast<long long>(rank));
           j.field("batch", static_cast<long long>(batch));
           j.field("ids", kind);

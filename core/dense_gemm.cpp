@@ -24,9 +24,8 @@ void gemm(ExecutionSpace const &space, char trans_a, char trans_b, Scalar alpha,
                       std::to_string(k) + ", op(B) is " + std::to_string(kb) + "x" +
                       std::to_string(n) + ", C is " + std::to_string(c.extent(0)) + "x" +
                       std::to_string(c.extent(1)));
-  space.fence(); // KokkosBlas::gemm (3.4) runs on the default instance of the memory space
   const char ta[2] = {trans_a, '\0'}, tb[2] = {trans_b, '\0'};
-  KokkosBlas::gemm(ta, tb, alpha, a, b, beta, c);
+  KokkosBlas::gemm(space, ta, tb, alpha, a, b, beta, c); // on the caller's instance (stream)
 }
 
 #define TTGNN_INSTANTIATE_GEMM(SPACE, SCALAR)                                                      \

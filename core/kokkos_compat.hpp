@@ -1,7 +1,7 @@
 #ifndef TTGNN_CORE_KOKKOS_COMPAT_HPP
 #define TTGNN_CORE_KOKKOS_COMPAT_HPP
 /// \file kokkos_compat.hpp
-/// \brief The one place where spellings differ between Kokkos 3.4 and Kokkos 4.x/5.x.
+/// \brief The one place where spellings differ between Kokkos versions (4.x and 5.x).
 ///
 /// Everything else in ttgnn uses APIs common to both, or the names below.
 
@@ -9,14 +9,13 @@
 
 #include <string>
 
-#if KOKKOS_VERSION < 30400
-#error "ttgnn needs Kokkos 3.4 or newer"
+#if KOKKOS_VERSION < 40000
+#error "ttgnn needs Kokkos 4.0 or newer (scripts/install-deps.sh builds it)"
 #endif
 
 namespace ttgnn::compat {
 
-// Math functions moved from Kokkos::Experimental to Kokkos in 3.7.
-#if KOKKOS_VERSION >= 30700
+// Math functions usable in kernels (in namespace Kokkos since 3.7).
 using Kokkos::exp;
 using Kokkos::fabs;
 using Kokkos::isfinite;
@@ -24,15 +23,6 @@ using Kokkos::isnan;
 using Kokkos::log;
 using Kokkos::pow;
 using Kokkos::sqrt;
-#else
-using Kokkos::Experimental::exp;
-using Kokkos::Experimental::fabs;
-using Kokkos::Experimental::isfinite;
-using Kokkos::Experimental::isnan;
-using Kokkos::Experimental::log;
-using Kokkos::Experimental::pow;
-using Kokkos::Experimental::sqrt;
-#endif
 
 /// Host mirror type of a View (`HostMirror` was renamed `host_mirror_type` in Kokkos 4.7).
 #if KOKKOS_VERSION >= 40700
@@ -50,7 +40,7 @@ inline std::string kokkos_version_string() {
 
 /// Number of threads (or concurrent work items) of an execution space instance.
 template <class ExecutionSpace> int concurrency(ExecutionSpace const &space) {
-  return static_cast<int>(space.concurrency()); // static in 3.x, a member in 4.x: both spell it so
+  return static_cast<int>(space.concurrency());
 }
 
 } // namespace ttgnn::compat

@@ -19,13 +19,15 @@
 namespace ttgnn::detail {
 
 /// Largest slice (R_k x d_k·R_{k+1}) and largest L_k (1 <= k <= e) of a chain, in Scalars.
-template <class Cores> void chain_sizes(Cores const &g, int e, int &max_slice, int &max_lead) {
+/// Called on the host (scratch sizes) and inside the kernels.
+template <class Cores>
+KOKKOS_INLINE_FUNCTION void chain_sizes(Cores const &g, int e, int &max_slice, int &max_lead) {
   max_slice = 1;
   max_lead = 1;
   for (int k = 0; k < e; ++k)
-    max_slice = std::max(max_slice, g.r[k] * g.slice_cols(k));
+    max_slice = Kokkos::max(max_slice, g.r[k] * g.slice_cols(k));
   for (int k = 1; k <= e; ++k)
-    max_lead = std::max(max_lead, g.lead(k) * g.r[k]);
+    max_lead = Kokkos::max(max_lead, g.lead(k) * g.r[k]);
 }
 
 /// \brief Prefix path, one team per prefix p: dP_p = sum over the prefix's rows of
@@ -57,7 +59,7 @@ template <class Scalar, class ExecutionSpace> struct TtLastCoreBackward {
     Scalar *gt = team_scratch<Scalar>(team, level, dl * rank);  // G^T (dl x R)
     Scalar *dgt = team_scratch<Scalar>(team, level, dl * rank); // dG^T (dl x R)
     Scalar *dp = &dprefix(p, 0);                                // dP (lead x R)
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rank * lead), [&](int i) { dp[i] = 0; });
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, rank * lead), [&](int i) { dp[i] = 0; });
     Scalar const *pp = &prefix(p, 0);
     for (auto idx = offsets(p); idx < offsets(p + 1); ++idx) {
       const auto row = order(idx);
@@ -99,7 +101,7 @@ template <class Scalar, class ExecutionSpace> struct TtLastCoreGrad {
     const int lead = grads.lead(last), rank = grads.r[last], dl = grads.d[last];
     const std::int64_t grp = team.league_rank();
     Scalar *dgt = team_scratch<Scalar>(team, level, dl * rank);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, dl * rank), [&](int i) { dgt[i] = 0; });
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, dl * rank), [&](int i) { dgt[i] = 0; });
     for (auto idx = offsets(grp); idx < offsets(grp + 1); ++idx) {
       const auto row = order(idx);
       team.team_barrier();
@@ -214,7 +216,7 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
     Scalar *mbuf[2] = {team_scratch<Scalar>(team, level, max_lead),
                        team_scratch<Scalar>(team, level, max_lead)};
     const int rows = g.lead(k), cols = g.slice_cols(k), rk = g.r[k];
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rk * cols), [&](int i) { sum[i] = 0; });
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, rk * cols), [&](int i) { sum[i] = 0; });
     std::int64_t dig[max_tt_cores];
     for (auto idx = offsets[k](grp); idx < offsets[k](grp + 1); ++idx) {
       const auto item = order[k](idx);

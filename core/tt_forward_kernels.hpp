@@ -42,7 +42,7 @@ template <class Scalar, class ExecutionSpace> struct TtChainForward {
     Scalar const *cur = g.slice(0, dig[0]);
     int rows = g.d[0];
     if (e == 1) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows * g.r[1]),
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, rows * g.r[1]),
                            [&](int i) { dst_row[i] = cur[i]; });
     } else {
       Scalar *buf[2] = {team_scratch<Scalar>(team, level, buffer),

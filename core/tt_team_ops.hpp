@@ -260,11 +260,13 @@ KOKKOS_INLINE_FUNCTION void team_transpose(Team const &team, int rows, int cols,
   });
 }
 
-/// \brief dst[i] (+)= src[i] for i < size; atomically when \p atomic.
+/// \brief dst[i] (+)= src[i] for i < size; atomically when \p atomic. Spread over the team's
+/// threads and vector lanes (a TeamThreadRange alone would run each i on every lane: 16
+/// atomic adds of the same value on a GPU).
 template <class Team, class S>
 KOKKOS_INLINE_FUNCTION void team_add(Team const &team, int size, S const *src, S *dst,
                                      bool atomic) {
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size), [&](int i) {
+  Kokkos::parallel_for(Kokkos::TeamVectorRange(team, size), [&](int i) {
     if (atomic)
       Kokkos::atomic_add(&dst[i], src[i]);
     else

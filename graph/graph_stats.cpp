@@ -61,7 +61,7 @@ CsrGraph<Ordinal, Kokkos::HostSpace> undirected(ExecutionSpace const &space,
 
 } // namespace stats_detail
 
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
 GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> const &data,
                                GraphStatsOptions const &options) {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,

@@ -17,6 +17,7 @@
 ///   labelled neighbour contribute 0.
 /// A value that is undefined (no labelled edge, C < 2) is NaN (JSON null).
 
+#include "core/host_only.hpp"
 #include "core/json_writer.hpp"
 #include "graph/dataset.hpp"
 
@@ -61,7 +62,7 @@ struct GraphStatsOptions {
 
 /// \brief Computes the statistics of \p data, in parallel on \p space (a host space: the
 /// dataset lives in HostSpace).
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> const &data,
                                GraphStatsOptions const &options = {});
 

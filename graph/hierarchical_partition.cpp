@@ -218,7 +218,7 @@ std::int64_t spill_overfull_parts(CsrGraph<Ordinal, Kokkos::HostSpace> const &gr
   return moved;
 }
 
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
 HierarchicalPartition hierarchical_partition(ExecutionSpace const &space,
                                              CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                              std::vector<std::int64_t> const &n_factors,

@@ -21,6 +21,7 @@
 /// overfull part has no such edge either, to the least-loaded part with room. Index adjacency
 /// itself has no meaning for the TT cores (slices i and i+1 share nothing), so it only breaks ties.
 
+#include "core/host_only.hpp"
 #include "graph/csr_graph.hpp"
 #include "graph/metis_partition.hpp"
 
@@ -56,7 +57,7 @@ std::vector<std::int64_t> default_n_factors(std::int64_t num_nodes, int num_core
 /// the part of the remaining slack that this level may use (slack^(1/levels left)), at least
 /// 1 per mille. options.seed seeds every METIS call. Deterministic for a seed.
 /// \throws ConfigError bad factors or product < N; the errors of metis_partition.
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 HierarchicalPartition hierarchical_partition(ExecutionSpace const &space,
                                              CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                              std::vector<std::int64_t> const &n_factors,

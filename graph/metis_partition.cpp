@@ -142,7 +142,7 @@ int metis_index_bits() {
   return bits;
 }
 
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
 CsrGraph<Ordinal, Kokkos::HostSpace>
 sparsify_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &g,
                std::int64_t max_arcs_per_node, std::uint64_t seed) {
@@ -198,7 +198,7 @@ sparsify_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace>
   return out;
 }
 
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
 MetisResult metis_partition(ExecutionSpace const &space,
                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                             std::int64_t num_parts, MetisOptions const &options) {

@@ -10,6 +10,7 @@
 /// sparsification (keep at most k arcs per node, chosen with a seed); the result says whether
 /// it happened and how many arcs were dropped.
 
+#include "core/host_only.hpp"
 #include "graph/csr_graph.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -61,7 +62,7 @@ struct MetisResult {
 /// \param space host execution space for the conversions and the cut count.
 /// \throws ConfigError k < 1, too many nodes or arcs for idx_t (see MetisOptions);
 ///         InputError the graph is not symmetric; LibraryError METIS failed (input, memory).
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 MetisResult metis_partition(ExecutionSpace const &space,
                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                             std::int64_t num_parts, MetisOptions const &options = {});
@@ -69,13 +70,14 @@ MetisResult metis_partition(ExecutionSpace const &space,
 /// \brief The symmetric subgraph that keeps, for each node, the arcs to its \p max_arcs_per_node
 /// neighbours of smallest priority hash(seed, {u, v}), and every arc whose reverse is kept.
 /// Self loops are dropped. Each undirected edge is kept or dropped as a whole.
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 CsrGraph<Ordinal, Kokkos::HostSpace>
 sparsify_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                std::int64_t max_arcs_per_node, std::uint64_t seed);
 
 /// \brief Undirected edges {u, v}, u != v, with part(u) != part(v).
-template <class ExecutionSpace, class Ordinal, class PartView>
+template <class ExecutionSpace, class Ordinal, class PartView,
+          HostOnly<ExecutionSpace> host_only = 0>
 std::int64_t count_edge_cut(ExecutionSpace const &space,
                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                             PartView const &part) {

@@ -100,7 +100,7 @@ Kokkos::View<std::int64_t *, Kokkos::HostSpace> random_new_to_old(std::int64_t n
   return p;
 }
 
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
 NodeOrdering compute_ordering(ExecutionSpace const &space,
                               CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                               OrderingOptions const &options) {

@@ -18,6 +18,7 @@
 /// Results computed on the permuted dataset map back with unpermute_rows(.., permutation).
 /// For every order but metis-hier, old_to_row == permutation.old_to_new (no holes).
 
+#include "core/host_only.hpp"
 #include "graph/csr_graph.hpp"
 #include "graph/metis_partition.hpp"
 #include "graph/permutation.hpp"
@@ -79,7 +80,7 @@ struct NodeOrdering {
 
 /// \brief Computes an ordering of a symmetric graph; deterministic for a seed.
 /// \throws ConfigError product of n_factors < N, bad parts; the errors of metis_partition.
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 NodeOrdering compute_ordering(ExecutionSpace const &space,
                               CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                               OrderingOptions const &options);

@@ -28,7 +28,7 @@ std::string format_double(double v, char const *fmt) {
 
 } // namespace
 
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
 std::vector<std::int64_t>
 count_shared_prefix_edges(ExecutionSpace const &space,
                           CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
@@ -88,7 +88,7 @@ slot_occupancy(Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
   return out;
 }
 
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
 OrderingReport make_ordering_report(ExecutionSpace const &space,
                                     CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                     NodeOrdering const &ordering) {

@@ -7,6 +7,7 @@
 /// With row factors (n_1, ..., n_K), the first l digits of row r are r / (n_{l+1}·...·n_K).
 /// A *level-l slot* is one value of those l digits (n_1·...·n_l slots of n_{l+1}·...·n_K rows).
 
+#include "core/host_only.hpp"
 #include "graph/csr_graph.hpp"
 #include "graph/ordering.hpp"
 
@@ -59,7 +60,7 @@ struct OrderingReport {
 
 /// \brief Counts, for l = 1 .. K-1, the undirected edges whose end rows share l leading digits.
 /// Parallel over nodes on \p space (a host space).
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 std::vector<std::int64_t>
 count_shared_prefix_edges(ExecutionSpace const &space,
                           CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
@@ -72,7 +73,7 @@ slot_occupancy(Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
                std::vector<std::int64_t> const &n_factors);
 
 /// \brief The report of \p ordering on \p graph.
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 OrderingReport make_ordering_report(ExecutionSpace const &space,
                                     CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                     NodeOrdering const &ordering);

@@ -8,7 +8,7 @@
 
 namespace ttgnn {
 
-template <class ExecutionSpace>
+template <class ExecutionSpace, HostOnly<ExecutionSpace> host_only>
 Dataset<std::int32_t> make_sbm_dataset(ExecutionSpace const &space, SbmConfig const &config,
                                        std::vector<std::pair<std::string, std::string>> *record) {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,

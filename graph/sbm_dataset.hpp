@@ -5,6 +5,7 @@
 /// and reading it back: the same graph, labels, features and split as `ttgnn generate` writes
 /// for the same SbmConfig (graph/sbm_generator.hpp).
 
+#include "core/host_only.hpp"
 #include "graph/dataset.hpp"
 #include "graph/sbm_config.hpp"
 
@@ -19,7 +20,7 @@ namespace ttgnn {
 /// CSR without self loops, labels, features (0 x 0 when num_features == 0) and the split
 /// (train/valid/test, named "random").
 /// \param record when not null, receives the generator's record (achieved homophily, ...)
-template <class ExecutionSpace>
+template <class ExecutionSpace, HostOnly<ExecutionSpace> host_only = 0>
 Dataset<std::int32_t>
 make_sbm_dataset(ExecutionSpace const &space, SbmConfig const &config,
                  std::vector<std::pair<std::string, std::string>> *record = nullptr);

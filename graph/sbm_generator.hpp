@@ -175,7 +175,7 @@ struct SbmWriteOptions {
 /// non-empty \p out_dir unless options.force (InputError, before writing anything; see
 /// OgbWriter::check_destination to check before generating).
 /// \return the generation record written (SbmGenerator::record).
-template <class ExecutionSpace, HostOnly<ExecutionSpace> = 0>
+template <class ExecutionSpace, HostOnly<ExecutionSpace> host_only = 0>
 std::vector<std::pair<std::string, std::string>>
 write_sbm_dataset(ExecutionSpace const &space, SbmGenerator const &generator,
                   SbmGenerator::Edges const &edges, std::string const &out_dir,

@@ -46,7 +46,7 @@ std::string strip_quotes(std::string s) {
 
 } // namespace
 
-template <class ExecutionSpace, HostOnly<ExecutionSpace>>
+template <class ExecutionSpace, HostOnly<ExecutionSpace> host_only>
 std::vector<std::pair<std::string, std::string>>
 write_sbm_dataset(ExecutionSpace const &space, SbmGenerator const &generator,
                   SbmGenerator::Edges const &edges, std::string const &out_dir,

@@ -178,7 +178,7 @@ void dense_solve(Eigen::MatrixXd const &b, Id nev, Eigen::VectorXd &values,
 
 } // namespace
 
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
 SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
                                      CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                      SpectralOptions const &options) {

@@ -23,6 +23,7 @@
 /// order, and each vector's sign is fixed (its largest-magnitude entry, the first one within
 /// 1e-9 relative of the maximum, is positive), so the result does not depend on the thread count.
 
+#include "core/host_only.hpp"
 #include "graph/csr_graph.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -68,7 +69,7 @@ struct SpectralEmbedding {
 /// \param space host execution space of the SpMV.
 /// \throws ConfigError k outside [1, N]; LibraryError Spectra did not converge or a residual
 ///         exceeds options.max_residual.
-template <class ExecutionSpace, class Ordinal>
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
                                      CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                      SpectralOptions const &options);

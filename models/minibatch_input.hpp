@@ -74,6 +74,27 @@ struct MinibatchInputOptions {
   std::uint64_t seed = 0;
 };
 
+namespace detail {
+
+/// to_compact: compact = wide(:, offset:); else wide(:, offset:) = compact. A free function:
+/// nvcc forbids extended lambdas in private members.
+template <class ExecutionSpace, class Matrix>
+void copy_columns(ExecutionSpace const &space, Matrix const &compact, Matrix const &wide,
+                  std::int64_t offset, bool to_compact) {
+  const std::int64_t b = static_cast<std::int64_t>(compact.extent(0));
+  const std::int64_t d = static_cast<std::int64_t>(compact.extent(1));
+  Kokkos::parallel_for(
+      "ttgnn::minibatch_input::copy_columns", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b * d),
+      KOKKOS_LAMBDA(std::int64_t k) {
+        if (to_compact)
+          compact(k / d, k % d) = wide(k / d, offset + k % d);
+        else
+          wide(k / d, offset + k % d) = compact(k / d, k % d);
+      });
+}
+
+} // namespace detail
+
 /// \brief Input rows of a GNN (see the file comment). Scalar float or double.
 template <class Scalar, class ExecutionSpace> class MinibatchInput {
 public:
@@ -228,7 +249,7 @@ public:
     }
     detail::ensure_extents(emb_rows_, "ttgnn::minibatch_input::emb_rows", b, options_.dim);
     tt_->forward(space, row_ids_, emb_rows_);
-    copy_columns(space, emb_rows_, out, f, false);
+    detail::copy_columns(space, emb_rows_, out, f, false);
   }
 
   /// \brief Accumulates the embedding gradient from dL/d(out of the last forward) (nothing for
@@ -246,7 +267,7 @@ public:
     }
     detail::ensure_extents(emb_rows_, "ttgnn::minibatch_input::emb_rows", grad_out.extent(0),
                            options_.dim);
-    copy_columns(space, emb_rows_, grad_out, f, true);
+    detail::copy_columns(space, emb_rows_, grad_out, f, true);
     tt_->backward(space, row_ids_, emb_rows_);
   }
 
@@ -329,21 +350,6 @@ private:
   static Kokkos::View<Scalar *, memory_space, Kokkos::MemoryUnmanaged>
   flat(Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space> const &t) {
     return Kokkos::View<Scalar *, memory_space, Kokkos::MemoryUnmanaged>(t.data(), t.size());
-  }
-
-  /// to_out: dst(:, offset:) = src; else src = dst(:, offset:) (src is the compact matrix).
-  static void copy_columns(ExecutionSpace const &space, matrix_type const &compact,
-                           matrix_type const &wide, std::int64_t offset, bool to_compact) {
-    const std::int64_t b = static_cast<std::int64_t>(compact.extent(0));
-    const std::int64_t d = static_cast<std::int64_t>(compact.extent(1));
-    Kokkos::parallel_for(
-        "ttgnn::minibatch_input::copy_columns",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0, b * d), KOKKOS_LAMBDA(std::int64_t k) {
-          if (to_compact)
-            compact(k / d, k % d) = wide(k / d, offset + k % d);
-          else
-            wide(k / d, offset + k % d) = compact(k / d, k % d);
-        });
   }
 
   MinibatchInputOptions options_;

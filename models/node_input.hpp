@@ -102,6 +102,15 @@ void map_node_rows(ExecutionSpace const &space, Ids const &nodes, Map const &map
       KOKKOS_LAMBDA(std::int64_t b) { rows(b) = map(nodes(b)); });
 }
 
+/// ids(i) = i.
+template <class ExecutionSpace, class Ids>
+void fill_iota(ExecutionSpace const &space, Ids const &ids) {
+  Kokkos::parallel_for(
+      "ttgnn::node_input::iota",
+      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(ids.extent(0))),
+      KOKKOS_LAMBDA(std::int64_t i) { ids(i) = i; });
+}
+
 /// out(b, :) = feat(nodes(b), :), one row per iteration.
 template <class ExecutionSpace, class Feat, class Ids, class Out>
 void gather_feature_rows(ExecutionSpace const &space, Feat const &feat, Ids const &nodes,
@@ -136,11 +145,9 @@ public:
       throw ConfigError("NodeInput: need at least one node");
     all_nodes_ = index_view(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_input::all_nodes"), n_);
-    auto all = all_nodes_;
-    Kokkos::parallel_for(
-        "ttgnn::node_input::iota", Kokkos::RangePolicy<ExecutionSpace>(0, n_),
-        KOKKOS_LAMBDA(std::int64_t i) { all(i) = i; });
-    Kokkos::fence();
+    ExecutionSpace space;
+    detail::fill_iota(space, all_nodes_);
+    space.fence();
   }
 
   /// \brief Node features (N x F constants).
@@ -152,23 +159,25 @@ public:
     features_ = features;
   }
   /// \brief A TT table; node v reads row node_rows(v) (N entries, each < the table's rows).
-  void set_tt_embedding(std::shared_ptr<tt_type> tt, index_view const &node_rows) {
-    check_rows(node_rows, tt->num_rows());
+  /// \p node_rows is an int64 View in any memory space, e.g. a host ordering's
+  /// NodeOrdering::new_to_row(): the input keeps its own copy in its memory space.
+  template <class RowsView>
+  void set_tt_embedding(std::shared_ptr<tt_type> tt, RowsView const &node_rows) {
+    auto rows = copy_rows(node_rows);
+    check_rows(rows, tt->num_rows());
     tt_ = std::move(tt);
     full_.reset();
-    node_rows_ = node_rows;
+    node_rows_ = rows;
   }
-  /// \brief A full table with a dense gradient; node v reads row node_rows(v) (empty View:
-  /// row v).
-  void set_full_embedding(std::shared_ptr<full_type> full, index_view node_rows = {}) {
-    if (full->options().gradient != FullGradient::dense)
-      throw ConfigError("NodeInput: the full embedding must have a dense gradient");
-    if (node_rows.extent(0) == 0)
-      node_rows = all_nodes_;
-    check_rows(node_rows, full->num_rows());
-    full_ = std::move(full);
-    tt_.reset();
-    node_rows_ = node_rows;
+  /// \brief A full table with a dense gradient; node v reads row v.
+  void set_full_embedding(std::shared_ptr<full_type> full) {
+    set_full_table(std::move(full), all_nodes_);
+  }
+  /// \brief A full table with a dense gradient; node v reads row node_rows(v) (an int64 View
+  /// in any memory space, copied as for set_tt_embedding).
+  template <class RowsView>
+  void set_full_embedding(std::shared_ptr<full_type> full, RowsView const &node_rows) {
+    set_full_table(std::move(full), copy_rows(node_rows));
   }
 
   std::int64_t num_nodes() const { return n_; }
@@ -296,6 +305,22 @@ public:
   }
 
 private:
+  template <class RowsView> index_view copy_rows(RowsView const &node_rows) const {
+    static_assert(Kokkos::is_view<RowsView>::value && RowsView::rank == 1,
+                  "NodeInput: node rows are a rank-1 Kokkos::View of std::int64_t");
+    index_view rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_input::node_rows"),
+                    node_rows.extent(0));
+    Kokkos::deep_copy(rows, node_rows);
+    return rows;
+  }
+  void set_full_table(std::shared_ptr<full_type> full, index_view const &node_rows) {
+    if (full->options().gradient != FullGradient::dense)
+      throw ConfigError("NodeInput: the full embedding must have a dense gradient");
+    check_rows(node_rows, full->num_rows());
+    full_ = std::move(full);
+    tt_.reset();
+    node_rows_ = node_rows;
+  }
   void check_rows(index_view const &node_rows, std::int64_t table_rows) const {
     if (static_cast<std::int64_t>(node_rows.extent(0)) != n_)
       throw ConfigError("NodeInput: node_rows has " + std::to_string(node_rows.extent(0)) +

@@ -1,14 +1,29 @@
 #!/usr/bin/env bash
-# Configures and builds ttgnn into build/ (binary: build/bin/ttgnn).
+# Configures and builds ttgnn (binary: build/bin/ttgnn).
 #
-#   scripts/build.sh [extra cmake arguments]
+#   scripts/build.sh [--cuda [ARCH]] [extra cmake arguments]
 #
-# Uses the Kokkos that scripts/install-deps.sh built, unless Kokkos_ROOT is set in the
-# environment (your own Kokkos, e.g. built with CUDA). BUILD_DIR overrides build/.
+# Uses the Kokkos that scripts/install-deps.sh built (with --cuda: the CUDA one, compiled
+# through its nvcc_wrapper, into build-cuda/), unless Kokkos_ROOT is set in the environment
+# (your own Kokkos). BUILD_DIR overrides the build folder, TTGNN_JOBS the parallel jobs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build}
-KOKKOS=${Kokkos_ROOT:-$(bash scripts/install-deps.sh --print-prefix)}
+CUDA_ARGS=()
+if [ "${1:-}" = --cuda ]; then
+  CUDA_ARGS=(--cuda)
+  shift
+  if [[ ${1:-} =~ ^[0-9]+$ ]]; then CUDA_ARGS+=("$1"); shift; fi
+fi
 JOBS=${TTGNN_JOBS:-$(nproc)}
-cmake -S . -B "$BUILD_DIR" -DKokkos_ROOT="$KOKKOS" -DKokkosKernels_ROOT="$KOKKOS" "$@" >/dev/null
+KOKKOS=${Kokkos_ROOT:-$(bash scripts/install-deps.sh "${CUDA_ARGS[@]}" --print-prefix)}
+[ -f "$KOKKOS/lib/cmake/Kokkos/KokkosConfig.cmake" ] \
+  || { echo "build.sh: no Kokkos at $KOKKOS: run scripts/install-deps.sh ${CUDA_ARGS[*]}" >&2; exit 1; }
+EXTRA=()
+if [ ${#CUDA_ARGS[@]} -gt 0 ]; then
+  BUILD_DIR=${BUILD_DIR:-build-cuda}
+  export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+  EXTRA=(-DCMAKE_CXX_COMPILER="$KOKKOS/bin/nvcc_wrapper")
+fi
+BUILD_DIR=${BUILD_DIR:-build}
+cmake -S . -B "$BUILD_DIR" -DKokkos_ROOT="$KOKKOS" -DKokkosKernels_ROOT="$KOKKOS" "${EXTRA[@]}" "$@" >/dev/null
 cmake --build "$BUILD_DIR" -j "$JOBS"

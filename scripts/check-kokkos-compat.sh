@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles (syntax only) every ttgnn source against newer Kokkos headers than the 3.4.1 we
+# Compiles (syntax only) every ttgnn source against other Kokkos headers than the 4.x we
 # build with, to keep the code portable to the Kokkos 4.x/5.x that GPU users bring:
 #   - Kokkos 4.5.1 + KokkosKernels 4.5.1 (Debian sid's trilinos 16.1 .debs), C++17
 #   - Kokkos 5.2.2 (Debian sid's libkokkos-dev), C++20, sources without KokkosKernels

@@ -27,7 +27,7 @@ d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 drop = {"peak_rss_mb", "checkpoint", "resume", "export_embeddings", "metrics_out", "curve_svg",
         "first_epoch", "checkpoint_epoch"}
 for k in list(d):
-    if k in drop or k.endswith("_time_s") or k.endswith("_seconds"):
+    if k in drop or "_time" in k or k.endswith("_seconds"):
         del d[k]
 print(json.dumps(d, sort_keys=True))
 PY

@@ -61,6 +61,6 @@ template <class ExecutionSpace> void check_all() {
 
 } // namespace
 
-TTGNN_TEST_SPACES("gemm matches the reference triple loop") {
+TTGNN_TEST_ALL_SPACES("gemm matches the reference triple loop") {
   check_all<ExecutionSpace>();
 }

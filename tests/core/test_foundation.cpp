@@ -56,11 +56,11 @@ template <class ExecutionSpace> void check_compat_math() {
 
 } // namespace
 
-TTGNN_TEST_SPACES("mixed-radix digits round-trip inside a kernel") {
+TTGNN_TEST_ALL_SPACES("mixed-radix digits round-trip inside a kernel") {
   check_mixed_radix_in_kernel<ExecutionSpace>();
 }
 
-TTGNN_TEST_SPACES("compat math functions run in kernels") {
+TTGNN_TEST_ALL_SPACES("compat math functions run in kernels") {
   check_compat_math<ExecutionSpace>();
 }
 

@@ -73,6 +73,6 @@ template <class ExecutionSpace> static void check_all_groupings() {
     }
 }
 
-TTGNN_TEST_SPACES("key grouping: stable order, groups and group_of match std::stable_sort") {
+TTGNN_TEST_ALL_SPACES("key grouping: stable order, groups and group_of match std::stable_sort") {
   check_all_groupings<ExecutionSpace>();
 }

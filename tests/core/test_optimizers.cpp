@@ -467,28 +467,28 @@ template <class ExecutionSpace> void check_sparse_adam_float() {
 
 } // namespace
 
-TTGNN_TEST_SPACES("sgd: plain, momentum, dampening, nesterov, weight decay by hand") {
+TTGNN_TEST_ALL_SPACES("sgd: plain, momentum, dampening, nesterov, weight decay by hand") {
   check_sgd<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("adam and adamw: three steps by hand, decoupled vs L2 decay") {
+TTGNN_TEST_ALL_SPACES("adam and adamw: three steps by hand, decoupled vs L2 decay") {
   check_adam_hand_values<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("adam: the first step moves every weight by lr*sign(g)") {
+TTGNN_TEST_ALL_SPACES("adam: the first step moves every weight by lr*sign(g)") {
   check_adam_first_step_is_sign<ExecutionSpace, double>();
   check_adam_first_step_is_sign<ExecutionSpace, float>();
 }
-TTGNN_TEST_SPACES("adagrad: steps by hand, lr decay, initial accumulator") {
+TTGNN_TEST_ALL_SPACES("adagrad: steps by hand, lr decay, initial accumulator") {
   check_adagrad<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("optimizers: parameter lists, zero_grad, configuration errors") {
+TTGNN_TEST_ALL_SPACES("optimizers: parameter lists, zero_grad, configuration errors") {
   check_lists_and_errors<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("sparse adam: untouched rows and moments unchanged, global step, errors") {
+TTGNN_TEST_ALL_SPACES("sparse adam: untouched rows and moments unchanged, global step, errors") {
   check_sparse_adam_rows<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("sparse adam equals dense adam when every row is touched (eps = 0)") {
+TTGNN_TEST_ALL_SPACES("sparse adam equals dense adam when every row is touched (eps = 0)") {
   check_sparse_adam_matches_dense<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("sparse adam in float") {
+TTGNN_TEST_ALL_SPACES("sparse adam in float") {
   check_sparse_adam_float<ExecutionSpace>();
 }

@@ -213,21 +213,21 @@ template <class Space> void check_shapes_refused() {
 
 } // namespace
 
-TTGNN_TEST_SPACES("spmm and its transpose match the host reference (double)") {
+TTGNN_TEST_ALL_SPACES("spmm and its transpose match the host reference (double)") {
   for (int f : {1, 3, 7, 13, 32, 64, 77})
     check_spmm_case<ExecutionSpace, double>(301, 257, f, 100 + f);
   check_spmm_case<ExecutionSpace, double>(40, 500, 20, 5); // wide: more columns than rows
 }
 
-TTGNN_TEST_SPACES("spmm and its transpose match the host reference (float)") {
+TTGNN_TEST_ALL_SPACES("spmm and its transpose match the host reference (float)") {
   for (int f : {1, 5, 16, 40, 128})
     check_spmm_case<ExecutionSpace, float>(301, 257, f, 200 + f);
 }
 
-TTGNN_TEST_SPACES("csr transpose is sorted and maps back to A") {
+TTGNN_TEST_ALL_SPACES("csr transpose is sorted and maps back to A") {
   check_transpose_structure<ExecutionSpace>();
 }
 
-TTGNN_TEST_SPACES("spmm refuses mismatched shapes") {
+TTGNN_TEST_ALL_SPACES("spmm refuses mismatched shapes") {
   check_shapes_refused<ExecutionSpace>();
 }

@@ -101,7 +101,7 @@ template <class ExecutionSpace> void check_finite_differences() {
   }
 }
 
-TTGNN_TEST_SPACES("tt backward: finite differences of every core entry (double)") {
+TTGNN_TEST_ALL_SPACES("tt backward: finite differences of every core entry (double)") {
   check_finite_differences<ExecutionSpace>();
 }
 
@@ -154,7 +154,7 @@ template <class ExecutionSpace> void check_float_and_accumulation() {
                   ConfigError);
 }
 
-TTGNN_TEST_SPACES("tt backward: float matches double; gradients accumulate") {
+TTGNN_TEST_ALL_SPACES("tt backward: float matches double; gradients accumulate") {
   check_float_and_accumulation<ExecutionSpace>();
 }
 
@@ -195,7 +195,7 @@ template <class ExecutionSpace, class Scalar> void check_reproducible() {
   }
 }
 
-TTGNN_TEST_SPACES("tt backward: the deterministic mode is bitwise reproducible") {
+TTGNN_TEST_ALL_SPACES("tt backward: the deterministic mode is bitwise reproducible") {
   check_reproducible<ExecutionSpace, double>();
   check_reproducible<ExecutionSpace, float>();
 }

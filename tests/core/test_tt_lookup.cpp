@@ -70,7 +70,7 @@ template <class ExecutionSpace> void check_materialize() {
   }
 }
 
-TTGNN_TEST_SPACES("tt lookup: materialize matches the explicit sum over rank paths") {
+TTGNN_TEST_ALL_SPACES("tt lookup: materialize matches the explicit sum over rank paths") {
   check_materialize<ExecutionSpace>();
 }
 
@@ -116,7 +116,7 @@ template <class ExecutionSpace, class Scalar> void check_paths_match_table() {
   }
 }
 
-TTGNN_TEST_SPACES("tt lookup: plain and prefix paths equal rows of the materialized table") {
+TTGNN_TEST_ALL_SPACES("tt lookup: plain and prefix paths equal rows of the materialized table") {
   check_paths_match_table<ExecutionSpace, double>();
   check_paths_match_table<ExecutionSpace, float>();
 }
@@ -150,7 +150,7 @@ template <class ExecutionSpace, class Scalar> void check_prefix_equals_plain() {
   }
 }
 
-TTGNN_TEST_SPACES("tt lookup: the prefix path equals the plain path to 1e-6 relative") {
+TTGNN_TEST_ALL_SPACES("tt lookup: the prefix path equals the plain path to 1e-6 relative") {
   check_prefix_equals_plain<ExecutionSpace, double>();
   check_prefix_equals_plain<ExecutionSpace, float>();
 }
@@ -179,6 +179,6 @@ template <class ExecutionSpace> void check_errors() {
   CHECK_THROWS_AS(parse_tt_backward_mode("random"), ConfigError);
 }
 
-TTGNN_TEST_SPACES("tt lookup: bad ids and shapes are reported") {
+TTGNN_TEST_ALL_SPACES("tt lookup: bad ids and shapes are reported") {
   check_errors<ExecutionSpace>();
 }

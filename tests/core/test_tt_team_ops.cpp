@@ -129,7 +129,7 @@ TEST_CASE("tt team ops: serial_gemm on every vector path matches a double refere
   check_serial<double>();
 }
 
-TTGNN_TEST_SPACES("tt team ops: team_gemm matches a double reference") {
+TTGNN_TEST_ALL_SPACES("tt team ops: team_gemm matches a double reference") {
   check_team<ExecutionSpace, float>();
   check_team<ExecutionSpace, double>();
 }

@@ -75,7 +75,7 @@ void check_random(std::int64_t n, std::int64_t m, std::uint64_t seed, bool sym, 
 
 } // namespace
 
-TTGNN_TEST_SPACES("build_csr matches a std::set reference on random edge lists") {
+TTGNN_TEST_ALL_SPACES("build_csr matches a std::set reference on random edge lists") {
   std::uint64_t seed = 1;
   for (bool sym : {true, false})
     for (bool loops : {false, true}) {
@@ -87,7 +87,7 @@ TTGNN_TEST_SPACES("build_csr matches a std::set reference on random edge lists")
     }
 }
 
-TTGNN_TEST_SPACES("build_csr rejects ids outside [0, N)") {
+TTGNN_TEST_ALL_SPACES("build_csr rejects ids outside [0, N)") {
   using Mem = typename ExecutionSpace::memory_space;
   Kokkos::View<std::int32_t *, Mem> src("src", 2), dst("dst", 2);
   auto h = Kokkos::create_mirror_view(dst);
@@ -98,7 +98,7 @@ TTGNN_TEST_SPACES("build_csr rejects ids outside [0, N)") {
                   ttgnn::InputError);
 }
 
-TTGNN_TEST_SPACES("is_symmetric detects a one-way arc") {
+TTGNN_TEST_ALL_SPACES("is_symmetric detects a one-way arc") {
   using Mem = typename ExecutionSpace::memory_space;
   Kokkos::View<std::int32_t *, Mem> src("src", 3), dst("dst", 3);
   auto hs = Kokkos::create_mirror_view(src);

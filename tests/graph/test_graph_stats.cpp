@@ -60,7 +60,7 @@ template <class ExecutionSpace> void check_graph_a(ttgnn::GraphStats const &s) {
 
 } // namespace
 
-TTGNN_TEST_SPACES("statistics of a hand-made graph, symmetric, with self loops, directed") {
+TTGNN_TEST_HOST_SPACES("statistics of a hand-made graph, symmetric, with self loops, directed") {
   auto sym = make<ExecutionSpace>(8, graph_a, labels_a, 2);
   auto s = ttgnn::compute_graph_stats(ExecutionSpace(), sym);
   check_graph_a<ExecutionSpace>(s);
@@ -89,7 +89,7 @@ TTGNN_TEST_SPACES("statistics of a hand-made graph, symmetric, with self loops, 
   CHECK_FALSE(sd.symmetric);
 }
 
-TTGNN_TEST_SPACES("a perfectly heterophilous graph and a one-class graph") {
+TTGNN_TEST_HOST_SPACES("a perfectly heterophilous graph and a one-class graph") {
   // K_{2,2} between classes 0 = {0,1} and 1 = {2,3}: every edge joins different labels.
   auto k22 = make<ExecutionSpace>(4, {{0, 2}, {0, 3}, {1, 2}, {1, 3}}, {0, 0, 1, 1}, 2);
   auto s = ttgnn::compute_graph_stats(ExecutionSpace(), k22);

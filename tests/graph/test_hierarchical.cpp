@@ -117,7 +117,7 @@ template <class ExecutionSpace> void check_cliques() {
       if (h.old_to_row(u) / 7 == h.old_to_row(v) / 7 && u < v)
         CHECK(h.old_to_row(u) < h.old_to_row(v));
 }
-TTGNN_TEST_SPACES("hierarchical digits equal the partition path (disjoint cliques)") {
+TTGNN_TEST_HOST_SPACES("hierarchical digits equal the partition path (disjoint cliques)") {
   check_cliques<ExecutionSpace>();
 }
 
@@ -180,7 +180,8 @@ template <class ExecutionSpace> void check_planted_hierarchy() {
   CHECK(rep.shared_fraction[1] > 3 * rnd.shared_fraction[1]);
   CHECK(rep.to_json().find("\"share_i1i2\":") != std::string::npos);
 }
-TTGNN_TEST_SPACES("hierarchical order on planted blocks: level 1 finds the blocks, report counts") {
+TTGNN_TEST_HOST_SPACES(
+    "hierarchical order on planted blocks: level 1 finds the blocks, report counts") {
   check_planted_hierarchy<ExecutionSpace>();
 }
 
@@ -205,7 +206,8 @@ template <class ExecutionSpace> void check_hier_errors_and_determinism() {
       CHECK(a.old_to_row(v) == b.old_to_row(v));
   }
 }
-TTGNN_TEST_SPACES("hierarchical partition: 2-4 cores, no slack, errors, determinism (int64 ids)") {
+TTGNN_TEST_HOST_SPACES(
+    "hierarchical partition: 2-4 cores, no slack, errors, determinism (int64 ids)") {
   check_hier_errors_and_determinism<ExecutionSpace>();
 }
 
@@ -236,6 +238,6 @@ template <class ExecutionSpace> void check_spill_in_partition() {
       CHECK((count == 6 || (count == 1 && slot == small_slot)));
   }
 }
-TTGNN_TEST_SPACES("overfull METIS parts spill to the least-loaded part with room") {
+TTGNN_TEST_HOST_SPACES("overfull METIS parts spill to the least-loaded part with room") {
   check_spill_in_partition<ExecutionSpace>();
 }

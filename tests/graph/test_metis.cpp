@@ -73,10 +73,10 @@ template <class ExecutionSpace, class Ordinal> void check_planted() {
       CHECK(again.part(v) == r.part(v));
   }
 }
-TTGNN_TEST_SPACES("METIS cut on planted communities is far below random (int32 ids)") {
+TTGNN_TEST_HOST_SPACES("METIS cut on planted communities is far below random (int32 ids)") {
   check_planted<ExecutionSpace, std::int32_t>();
 }
-TTGNN_TEST_SPACES("METIS on a graph with int64 ids") {
+TTGNN_TEST_HOST_SPACES("METIS on a graph with int64 ids") {
   check_planted<ExecutionSpace, std::int64_t>();
 }
 
@@ -119,7 +119,7 @@ template <class ExecutionSpace> void check_trivial() {
     CHECK(std::string(e.what()).find("not symmetric") != std::string::npos);
   }
 }
-TTGNN_TEST_SPACES("METIS trivial cases, self loops, asymmetric input") {
+TTGNN_TEST_HOST_SPACES("METIS trivial cases, self loops, asymmetric input") {
   check_trivial<ExecutionSpace>();
 }
 
@@ -166,6 +166,6 @@ template <class ExecutionSpace> void check_sparsify() {
   opt.max_arcs_per_node = 16;
   CHECK_THROWS_AS(metis_partition(space, g, 4, opt), ConfigError);
 }
-TTGNN_TEST_SPACES("METIS arc limit: refusal and seeded sparsification") {
+TTGNN_TEST_HOST_SPACES("METIS arc limit: refusal and seeded sparsification") {
   check_sparsify<ExecutionSpace>();
 }

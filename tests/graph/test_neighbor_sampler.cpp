@@ -150,7 +150,7 @@ template <class ExecutionSpace> void check_blocks() {
   CHECK(same_batch(b, all.sample(space, seeds, 0, 0)));
 }
 
-TTGNN_TEST_SPACES("sampled blocks hold real neighbours, min(deg, fanout) each, no repeats") {
+TTGNN_TEST_HOST_SPACES("sampled blocks hold real neighbours, min(deg, fanout) each, no repeats") {
   check_blocks<ExecutionSpace>();
 }
 
@@ -179,7 +179,7 @@ template <class ExecutionSpace> void check_determinism() {
   CHECK(same_batch(x, wide.sample(ExecutionSpace(), seeds, 4, 2)));
 }
 
-TTGNN_TEST_SPACES("sampling is a function of (seed, epoch, batch), not of the space") {
+TTGNN_TEST_HOST_SPACES("sampling is a function of (seed, epoch, batch), not of the space") {
   check_determinism<ExecutionSpace>();
 }
 
@@ -256,7 +256,7 @@ template <class ExecutionSpace> void check_uniform() {
   CHECK(xb > chi2_quantile(D - 1, 3.09));
 }
 
-TTGNN_TEST_SPACES("neighbours and neighbour pairs are sampled uniformly (chi-square)") {
+TTGNN_TEST_HOST_SPACES("neighbours and neighbour pairs are sampled uniformly (chi-square)") {
   check_uniform<ExecutionSpace>();
 }
 
@@ -272,7 +272,7 @@ template <class ExecutionSpace> void check_errors() {
   CHECK_THROWS_AS(ttgnn::NeighborSampler<std::int32_t>(g, {}, 0), ttgnn::ConfigError);
 }
 
-TTGNN_TEST_SPACES("bad seeds are rejected and leave the sampler usable") {
+TTGNN_TEST_HOST_SPACES("bad seeds are rejected and leave the sampler usable") {
   check_errors<ExecutionSpace>();
 }
 

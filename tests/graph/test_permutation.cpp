@@ -141,7 +141,7 @@ template <class ExecutionSpace> void check_apply_dataset() {
   CHECK(apply_permutation(space, data, perm).features.extent(0) == 0);
   CHECK_THROWS_AS(map_ids_to_new(space, ids({60}), perm), InputError);
 }
-TTGNN_TEST_SPACES("apply_permutation moves graph, labels, features and splits together") {
+TTGNN_TEST_HOST_SPACES("apply_permutation moves graph, labels, features and splits together") {
   check_apply_dataset<ExecutionSpace>();
 }
 
@@ -210,6 +210,7 @@ template <class ExecutionSpace> void check_orderings() {
   opt.n_factors = {5, 5, 5};
   CHECK_THROWS_AS(compute_ordering(space, g, opt), ConfigError); // 125 rows < 360 nodes
 }
-TTGNN_TEST_SPACES("orderings are bijections with injective TT rows, deterministic for a seed") {
+TTGNN_TEST_HOST_SPACES(
+    "orderings are bijections with injective TT rows, deterministic for a seed") {
   check_orderings<ExecutionSpace>();
 }

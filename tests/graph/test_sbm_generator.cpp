@@ -111,7 +111,7 @@ template <class ExecutionSpace> void check_determinism() {
   CHECK(same_label < c.num_nodes / 2);
 }
 
-TTGNN_TEST_SPACES("sbm: same seed gives the same dataset, another seed another") {
+TTGNN_TEST_HOST_SPACES("sbm: same seed gives the same dataset, another seed another") {
   check_determinism<ExecutionSpace>();
 }
 
@@ -158,7 +158,8 @@ template <class ExecutionSpace> void check_homophily(double h) {
     CHECK(s == c.num_nodes / c.num_classes);
 }
 
-TTGNN_TEST_SPACES("sbm: edge homophily, average degree and simple graph at h = 0.1, 0.5, 0.9") {
+TTGNN_TEST_HOST_SPACES(
+    "sbm: edge homophily, average degree and simple graph at h = 0.1, 0.5, 0.9") {
   for (double h : {0.1, 0.5, 0.9}) {
     CAPTURE(h);
     check_homophily<ExecutionSpace>(h);
@@ -187,7 +188,7 @@ template <class ExecutionSpace> void check_communities() {
   // Without communities those edges would be spread over M communities: 1/M = 0.2 << 0.7.
 }
 
-TTGNN_TEST_SPACES("sbm: nested communities hold the requested fraction of same-class edges") {
+TTGNN_TEST_HOST_SPACES("sbm: nested communities hold the requested fraction of same-class edges") {
   check_communities<ExecutionSpace>();
 }
 
@@ -234,7 +235,7 @@ template <class ExecutionSpace> void check_power_law() {
   CHECK(got == doctest::Approx(want).epsilon(0.03));
 }
 
-TTGNN_TEST_SPACES("sbm: power-law weights give heavy-tailed degrees proportional to theta") {
+TTGNN_TEST_HOST_SPACES("sbm: power-law weights give heavy-tailed degrees proportional to theta") {
   check_power_law<ExecutionSpace>();
 }
 
@@ -254,7 +255,7 @@ template <class ExecutionSpace> void check_many_duplicates() {
   CHECK(e.draws == e.size() + e.duplicates);
 }
 
-TTGNN_TEST_SPACES("sbm: exact counts and a simple graph despite many duplicate draws") {
+TTGNN_TEST_HOST_SPACES("sbm: exact counts and a simple graph despite many duplicate draws") {
   check_many_duplicates<ExecutionSpace>();
 }
 
@@ -390,7 +391,7 @@ template <class ExecutionSpace> void check_features() {
       CHECK(mu0(k, j) == 0.0f);
 }
 
-TTGNN_TEST_SPACES("sbm: features are class means plus unit Gaussian noise") {
+TTGNN_TEST_HOST_SPACES("sbm: features are class means plus unit Gaussian noise") {
   check_features<ExecutionSpace>();
 }
 

@@ -84,7 +84,7 @@ template <class ExecutionSpace> void check_round_trip() {
   CHECK(ttgnn::count_stored_features(space, x) == k);
   CHECK(same_bits(ttgnn::to_dense_features(space, s), x)); // -0.0 included
 }
-TTGNN_TEST_SPACES("sparse rows round-trip exactly, -0.0 included") {
+TTGNN_TEST_HOST_SPACES("sparse rows round-trip exactly, -0.0 included") {
   check_round_trip<ExecutionSpace>();
 }
 
@@ -155,7 +155,7 @@ template <class ExecutionSpace> void check_permute() {
   // reference: the dense rows permuted
   CHECK(same_bits(ttgnn::to_dense_features(space, p), ttgnn::permute_rows(space, x, perm)));
 }
-TTGNN_TEST_SPACES("permute_sparse_rows equals permuting the dense rows") {
+TTGNN_TEST_HOST_SPACES("permute_sparse_rows equals permuting the dense rows") {
   check_permute<ExecutionSpace>();
 }
 

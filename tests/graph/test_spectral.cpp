@@ -93,7 +93,7 @@ template <class ExecutionSpace> void check_against_dense() {
     }
   }
 }
-TTGNN_TEST_SPACES("Lanczos eigenpairs match a dense solver up to sign") {
+TTGNN_TEST_HOST_SPACES("Lanczos eigenpairs match a dense solver up to sign") {
   check_against_dense<ExecutionSpace>();
 }
 
@@ -128,7 +128,7 @@ template <class ExecutionSpace> void check_disconnected() {
   for (int j = 0; j < 8; ++j)
     CHECK(s.vectors(88, j) == 0.0);
 }
-TTGNN_TEST_SPACES("disconnected graph with isolated nodes: multiplicity of eigenvalue 1") {
+TTGNN_TEST_HOST_SPACES("disconnected graph with isolated nodes: multiplicity of eigenvalue 1") {
   check_disconnected<ExecutionSpace>();
 }
 
@@ -177,7 +177,7 @@ template <class ExecutionSpace> void check_path_and_isolated() {
   opt.num_vectors = 9;
   CHECK_THROWS_AS(spectral_embedding(space, gs, opt), ConfigError);
 }
-TTGNN_TEST_SPACES("path graph spectrum, isolated nodes merged by eigenvalue, dense fallback") {
+TTGNN_TEST_HOST_SPACES("path graph spectrum, isolated nodes merged by eigenvalue, dense fallback") {
   check_path_and_isolated<ExecutionSpace>();
 }
 
@@ -212,6 +212,7 @@ template <class ExecutionSpace> void check_determinism() {
     CHECK(dot >= 1 - 1e-7); // signs fixed, so the same vector, not its negative
   }
 }
-TTGNN_TEST_SPACES("spectral embedding is deterministic for a seed and thread count independent") {
+TTGNN_TEST_HOST_SPACES(
+    "spectral embedding is deterministic for a seed and thread count independent") {
   check_determinism<ExecutionSpace>();
 }

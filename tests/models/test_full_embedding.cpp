@@ -101,6 +101,6 @@ template <class ExecutionSpace> void check_full_embedding() {
   CHECK_THROWS_AS(Emb(0, 4), ConfigError);
 }
 
-TTGNN_TEST_SPACES("full embedding: gather, dense and row-sparse gradients") {
+TTGNN_TEST_ALL_SPACES("full embedding: gather, dense and row-sparse gradients") {
   check_full_embedding<ExecutionSpace>();
 }

@@ -723,42 +723,42 @@ template <class Space> void check_parameters_and_seeds() {
 
 } // namespace
 
-TTGNN_TEST_SPACES("gcn_norm values by hand") {
+TTGNN_TEST_ALL_SPACES("gcn_norm values by hand") {
   check_gcn_norm_by_hand<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("mean aggregation values by hand") {
+TTGNN_TEST_ALL_SPACES("mean aggregation values by hand") {
   check_mean_by_hand<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("linear gradients") {
+TTGNN_TEST_ALL_SPACES("linear gradients") {
   check_linear_gradients<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("gcn conv gradients") {
+TTGNN_TEST_ALL_SPACES("gcn conv gradients") {
   check_gcn_gradients<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("sage conv gradients") {
+TTGNN_TEST_ALL_SPACES("sage conv gradients") {
   check_sage_gradients<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("relu and dropout gradients") {
+TTGNN_TEST_ALL_SPACES("relu and dropout gradients") {
   check_elementwise_gradients<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("batch norm gradients") {
+TTGNN_TEST_ALL_SPACES("batch norm gradients") {
   check_batch_norm_gradients<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("cross entropy gradients") {
+TTGNN_TEST_ALL_SPACES("cross entropy gradients") {
   check_cross_entropy_gradients<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("two-layer gcn stack gradients") {
+TTGNN_TEST_ALL_SPACES("two-layer gcn stack gradients") {
   check_stack_gradients<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("dropout is seeded and keeps 1 - p") {
+TTGNN_TEST_ALL_SPACES("dropout is seeded and keeps 1 - p") {
   check_dropout_behaviour<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("batch norm running statistics") {
+TTGNN_TEST_ALL_SPACES("batch norm running statistics") {
   check_batch_norm_running_stats<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("cross entropy by hand") {
+TTGNN_TEST_ALL_SPACES("cross entropy by hand") {
   check_cross_entropy_by_hand<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("parameters alias, seeds reproduce, shapes checked") {
+TTGNN_TEST_ALL_SPACES("parameters alias, seeds reproduce, shapes checked") {
   check_parameters_and_seeds<ExecutionSpace>();
 }

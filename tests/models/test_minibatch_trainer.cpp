@@ -136,7 +136,7 @@ template <class ExecutionSpace> void check_block_operator() {
   CHECK(max_err < 1e-6 * std::max(1.0, max_g));
 }
 
-TTGNN_TEST_SPACES("block mean operators: values and gradients through SAGE layers") {
+TTGNN_TEST_ALL_SPACES("block mean operators: values and gradients through SAGE layers") {
   check_block_operator<ExecutionSpace>();
 }
 
@@ -200,7 +200,7 @@ template <class ExecutionSpace> void check_layerwise() {
   }
 }
 
-TTGNN_TEST_SPACES("layer-wise inference equals the model on full-neighbour blocks") {
+TTGNN_TEST_ALL_SPACES("layer-wise inference equals the model on full-neighbour blocks") {
   check_layerwise<ExecutionSpace>();
 }
 
@@ -284,7 +284,7 @@ template <class ExecutionSpace> void check_inputs() {
   }
 }
 
-TTGNN_TEST_SPACES("mini-batch inputs: sparse rows, feat+tt columns") {
+TTGNN_TEST_ALL_SPACES("mini-batch inputs: sparse rows, feat+tt columns") {
   check_inputs<ExecutionSpace>();
 }
 
@@ -352,7 +352,7 @@ template <class ExecutionSpace> void check_training() {
   CHECK_THROWS_AS(ttgnn::train_minibatch(space, data, o), ttgnn::ConfigError);
 }
 
-TTGNN_TEST_SPACES("mini-batch GraphSAGE learns a generated graph, deterministically") {
+TTGNN_TEST_ALL_SPACES("mini-batch GraphSAGE learns a generated graph, deterministically") {
   check_training<ExecutionSpace>();
 }
 

@@ -354,18 +354,18 @@ template <class Space> void check_structure() {
 
 } // namespace
 
-TTGNN_TEST_SPACES("model stack gradients match finite differences (all inputs)") {
+TTGNN_TEST_ALL_SPACES("model stack gradients match finite differences (all inputs)") {
   check_all_stacks<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("model input gradient matches finite differences") {
+TTGNN_TEST_ALL_SPACES("model input gradient matches finite differences") {
   check_input_gradient<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("model forward leaves its input unchanged") {
+TTGNN_TEST_ALL_SPACES("model forward leaves its input unchanged") {
   check_input_untouched<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("model forward on block operators") {
+TTGNN_TEST_ALL_SPACES("model forward on block operators") {
   check_block_operators<ExecutionSpace>();
 }
-TTGNN_TEST_SPACES("model parameter order and seeding") {
+TTGNN_TEST_ALL_SPACES("model parameter order and seeding") {
   check_structure<ExecutionSpace>();
 }

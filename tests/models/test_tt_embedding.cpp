@@ -102,6 +102,6 @@ template <class ExecutionSpace> void check_tt_embedding() {
   CHECK(last < 0.5 * first);
 }
 
-TTGNN_TEST_SPACES("tt embedding: lookup, backward routing, parameters and an SGD fit") {
+TTGNN_TEST_ALL_SPACES("tt embedding: lookup, backward routing, parameters and an SGD fit") {
   check_tt_embedding<ExecutionSpace>();
 }
