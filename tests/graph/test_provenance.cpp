@@ -1,8 +1,9 @@
 // Every dataset in shared/datasets/*/ogb: the statistics ttgnn computes equal the numbers in
 // its PROVENANCE.txt ("VERIFIED COUNTS"), transcribed here by hand. Homophilies are printed
 // there to 4 decimals, so they must agree within half a unit of the 4th decimal (5e-5).
-// The folder is TTGNN_SHARED_DATASETS when set, else <repo>/../shared/datasets; the test
-// fails (does not skip) when it is missing.
+// The folder is TTGNN_SHARED_DATASETS when set, else <repo>/../shared/datasets. A user's clone
+// has no such folder: the test then prints "SKIPPED: ..." and ctest reports it as skipped,
+// unless TTGNN_REQUIRE_SHARED_DATASETS=1 (CI sets it), which makes a missing folder a failure.
 #include "graph/boost_adapter.hpp"
 #include "graph/graph_stats.hpp"
 #include "graph/ogb_loader.hpp"
@@ -137,8 +138,13 @@ std::string shared_datasets() {
 
 TEST_CASE("every shared dataset matches its PROVENANCE.txt") {
   const std::string root = shared_datasets();
-  REQUIRE_MESSAGE(std::filesystem::is_directory(root),
-                  "shared datasets not found at " << root << " (set TTGNN_SHARED_DATASETS)");
+  if (!std::filesystem::is_directory(root)) {
+    char const *require = std::getenv("TTGNN_REQUIRE_SHARED_DATASETS");
+    REQUIRE_MESSAGE(!(require && std::string(require) == "1"),
+                    "shared datasets not found at " << root << " (set TTGNN_SHARED_DATASETS)");
+    MESSAGE("SKIPPED: shared datasets not found at " << root << " (set TTGNN_SHARED_DATASETS)");
+    return;
+  }
   // every */ogb folder is in the table (a new dataset needs its numbers added here)
   std::size_t folders = 0;
   for (auto const &e : std::filesystem::directory_iterator(root))
