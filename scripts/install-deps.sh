@@ -114,7 +114,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 # ---------------------------------------------------------------- Debian packages
-PACKAGES=(build-essential cmake pkg-config ca-certificates curl dpkg-dev
+PACKAGES=(build-essential cmake pkg-config ca-certificates curl patch dpkg-dev
   libmetis-dev libspectra-dev libeigen3-dev libboost-graph-dev doctest-dev
   libopenblas-dev libopenblas0-openmp libblas-dev liblapack-dev
   zlib1g-dev libzip-dev clang-format python3 python3-numpy)
