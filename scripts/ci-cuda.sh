@@ -15,14 +15,6 @@ deps=$(date +%s)
 # optimises device code). models/minibatch_trainer.cpp: 235 s instead of 378 s at -O3.
 bash scripts/build.sh --cuda "$ARCH" -DTTGNN_ENABLE_BENCH=ON "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG"
 built=$(date +%s)
-# Every registered test has its executable (a missing one would only show on a GPU machine).
 BUILD=${BUILD_DIR:-build-cuda}
-missing=$(ctest --test-dir "$BUILD" --show-only=json-v1 | python3 -c '
-import json, os, sys
-for t in json.load(sys.stdin)["tests"]:
-    cmd = t.get("command") or []
-    if cmd and cmd[0].startswith("/") and not os.access(cmd[0], os.X_OK):
-        print(t["name"], cmd[0])')
-[ -z "$missing" ] || { echo "ci-cuda: tests without an executable:"; echo "$missing"; exit 1; }
 echo "ci-cuda: $(ctest --test-dir "$BUILD" -N -L cuda | tail -n1 | tr -s ' ') registered for the GPU"
 echo "ci-cuda: dependencies $((deps - start)) s, build $((built - deps)) s"
