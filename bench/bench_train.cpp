@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/peak_memory.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "graph/npy_reader.hpp"
 #include "graph/sbm_dataset.hpp"

@@ -1,5 +1,6 @@
 #include "core/tt_init.hpp"
 
+#include "core/counter_rng.hpp"
 #include "core/error.hpp"
 #include "core/mixed_radix.hpp"
 #include "core/tt_host_detail.hpp"
@@ -20,10 +21,7 @@ using Mat = Eigen::MatrixXd;
 
 /// splitmix64: derives independent, reproducible sub-seeds from one seed.
 std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
+  return splitmix64_hash(x);
 }
 
 /// Standard normal numbers from mt19937_64 by Box-Muller: the same on every standard library

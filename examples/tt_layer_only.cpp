@@ -12,6 +12,7 @@
 //
 //   tt_layer_only [--kokkos-num-threads=N]
 #include <ttgnn/core/adam.hpp>
+#include <ttgnn/core/counter_rng.hpp>
 #include <ttgnn/core/tt_init.hpp>
 #include <ttgnn/core/tt_shape.hpp>
 #include <ttgnn/models/tt_embedding.hpp>
@@ -29,11 +30,10 @@ using Table = ttgnn::TtEmbedding<Scalar, Space>;
 using Rows = Table::rows_type; // batch x dim, LayoutRight, in Space's memory
 using Ids = Kokkos::View<std::int64_t *, Space::memory_space>;
 
-// A stateless hash (splitmix64's mixer): random ids that do not depend on the thread count.
+// A stateless hash (splitmix64's mixer, ttgnn/core/counter_rng.hpp): random ids that do not
+// depend on the thread count.
 KOKKOS_INLINE_FUNCTION std::uint64_t mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+  return ttgnn::splitmix64_mix(z);
 }
 
 // ids(b) = a pseudo-random row of [0, num_rows), a function of (seed, step, b) only.

@@ -2,7 +2,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
-#include "graph/checksum.hpp"
+#include "core/checksum.hpp"
 #include "graph/text_parse.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -14,7 +14,7 @@
 /// None of them is ever used: the caller reloads the text and rewrites the cache, through a
 /// temporary file that is renamed into place.
 
-#include "graph/checksum.hpp"
+#include "core/checksum.hpp"
 #include "graph/dataset.hpp"
 
 #include <cstddef>

@@ -1,5 +1,6 @@
 #include "graph/metis_partition.hpp"
 
+#include "core/counter_rng.hpp"
 #include "core/error.hpp"
 
 #include <metis.h>
@@ -52,10 +53,7 @@ std::string metis_status(int rc) {
 }
 
 std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
+  return splitmix64_hash(x);
 }
 
 // Priority of the undirected edge {u, v}: the same from both ends.

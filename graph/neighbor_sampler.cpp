@@ -2,7 +2,7 @@
 #include "graph/neighbor_sampler.hpp"
 
 #include "core/error.hpp"
-#include "graph/counter_rng.hpp"
+#include "core/counter_rng.hpp"
 
 #include <algorithm>
 #include <cerrno>

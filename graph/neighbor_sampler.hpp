@@ -16,7 +16,7 @@
 /// neighbours, all of them when deg(v) <= fanout (fanout <= 0 means all neighbours: the full
 /// neighbourhood block of layer-wise inference). The sampled neighbours of v are drawn with
 /// Floyd's algorithm (uniform over the k-subsets) from a counter-based stream named by
-/// (seed, epoch, batch, layer, v) (graph/counter_rng.hpp) and stored in CSR order. Relabelling
+/// (seed, epoch, batch, layer, v) (core/counter_rng.hpp) and stored in CSR order. Relabelling
 /// is parallel and order-independent (atomic-min of first positions, then a scan), so a batch
 /// is a pure function of (graph, fan-outs, seed, epoch, batch, seeds): identical on every host
 /// execution space and thread count.

@@ -1,5 +1,6 @@
 #include "graph/ordering.hpp"
 
+#include "core/counter_rng.hpp"
 #include "core/error.hpp"
 #include "graph/boost_adapter.hpp"
 #include "graph/hierarchical_partition.hpp"
@@ -17,10 +18,7 @@ using Id = std::int64_t;
 using IdView = Kokkos::View<Id *, Kokkos::HostSpace>;
 
 std::uint64_t splitmix64(std::uint64_t &state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  return splitmix64_next(state);
 }
 
 // Nodes sorted by a key (stable: ties keep ascending old ids), as new -> old.

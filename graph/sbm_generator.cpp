@@ -5,7 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
-#include "graph/counter_rng.hpp"
+#include "core/counter_rng.hpp"
 #include "graph/sbm_detail.hpp"
 
 #include <algorithm>

@@ -42,7 +42,7 @@
 /// train, the next round(valid * n_c) valid, the rest test.
 ///
 /// **Determinism**: every random choice comes from a counter-based stream named by (seed,
-/// purpose, chunk/node/class) (graph/counter_rng.hpp); chunking depends on the sizes only, so
+/// purpose, chunk/node/class) (core/counter_rng.hpp); chunking depends on the sizes only, so
 /// the result is identical for every execution space and thread count.
 
 #include "core/host_only.hpp"

@@ -5,7 +5,7 @@
 // sorts by (a, b), and the kind rides along for free (it is a function of the pair anyway).
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
-#include "graph/counter_rng.hpp"
+#include "core/counter_rng.hpp"
 #include "graph/sbm_detail.hpp"
 #include "graph/sbm_generator.hpp"
 

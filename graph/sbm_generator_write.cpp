@@ -1,6 +1,6 @@
 // write_sbm_dataset: a generated dataset in the OGB raw layout, through OgbWriter.
 #include "core/error.hpp"
-#include "graph/counter_rng.hpp"
+#include "core/counter_rng.hpp"
 #include "graph/ogb_writer.hpp"
 #include "graph/sbm_detail.hpp"
 #include "graph/sbm_generator.hpp"

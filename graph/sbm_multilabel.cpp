@@ -2,7 +2,7 @@
 #include "graph/sbm_multilabel.hpp"
 
 #include "core/error.hpp"
-#include "graph/counter_rng.hpp"
+#include "core/counter_rng.hpp"
 
 #include <string>
 #include <vector>

@@ -1,5 +1,6 @@
 #include "graph/spectral_embedding.hpp"
 
+#include "core/counter_rng.hpp"
 #include "core/error.hpp"
 
 #include <Eigen/Dense>
@@ -115,10 +116,7 @@ private:
 };
 
 std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
+  return splitmix64_hash(x);
 }
 
 // Components by breadth-first search in ascending start order.

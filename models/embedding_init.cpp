@@ -1,5 +1,6 @@
 #include "models/embedding_init.hpp"
 
+#include "core/counter_rng.hpp"
 #include "core/error.hpp"
 #include "graph/spectral_embedding.hpp"
 
@@ -15,10 +16,7 @@ namespace ttgnn {
 namespace {
 
 std::uint64_t mix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
+  return splitmix64_hash(x);
 }
 
 /// Standard normal numbers by Box-Muller on mt19937_64 (same on every standard library).

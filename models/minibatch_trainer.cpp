@@ -3,7 +3,7 @@
 
 #include "core/adam.hpp"
 #include "core/error.hpp"
-#include "graph/counter_rng.hpp"
+#include "core/counter_rng.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "core/atomic_file.hpp"
 #include "models/block_operator.hpp"
@@ -13,8 +13,6 @@
 #include "models/node_targets.hpp"
 #include "models/training_common.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,12 +20,6 @@
 #include <type_traits>
 
 namespace ttgnn {
-
-double peak_rss_mb() {
-  struct rusage usage {};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
-}
 
 namespace {
 

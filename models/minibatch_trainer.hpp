@@ -25,6 +25,7 @@
 /// sampled blocks are functions of (seed, epoch, batch), so a run resumed from epoch k
 /// reaches bitwise the result of an uninterrupted one (same seed and thread count).
 
+#include "core/peak_memory.hpp" // peak_rss_mb, reported in MinibatchResult
 #include "graph/dataset.hpp"
 #include "models/minibatch_input.hpp"
 
@@ -125,9 +126,6 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
                                 MinibatchTrainOptions const &options,
                                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows = {},
                                 std::int64_t num_rows = 0, MinibatchProgress const &progress = {});
-
-/// \brief Peak resident set size of this process in MiB (getrusage).
-double peak_rss_mb();
 
 } // namespace ttgnn
 

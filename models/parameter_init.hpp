@@ -4,6 +4,8 @@
 /// \brief Seeded initialisation of layer parameters (drawn on the host, then copied), so a seed
 /// gives the same values on every execution space and standard library.
 
+#include "core/counter_rng.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
@@ -20,17 +22,14 @@ enum class Init {
 /// Counter-based random numbers of the layers (device-callable, no state).
 namespace layer_rng {
 
-/// splitmix64 step: a well-mixed 64-bit value from any 64-bit input.
+/// splitmix64 step: a well-mixed 64-bit value from any 64-bit input (core/counter_rng.hpp).
 KOKKOS_INLINE_FUNCTION std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
+  return splitmix64_hash(x);
 }
 
 /// Uniform double in [0, 1) from the top 53 bits of a 64-bit value.
 KOKKOS_INLINE_FUNCTION double uniform01(std::uint64_t bits) {
-  return static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0);
+  return uniform01_from_bits(bits);
 }
 
 } // namespace layer_rng

@@ -3,7 +3,7 @@
 // checksum to the record parser; the rest is the file.
 #include "fuzz_common.hpp"
 
-#include "graph/checksum.hpp"
+#include "core/checksum.hpp"
 #include "models/checkpoint.hpp"
 
 #include <cstring>

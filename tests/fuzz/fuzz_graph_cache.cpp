@@ -6,7 +6,7 @@
 // for a bad file, so no exception is caught here: any one is a finding.
 #include "fuzz_common.hpp"
 
-#include "graph/checksum.hpp"
+#include "core/checksum.hpp"
 #include "graph/graph_cache.hpp"
 
 #include <cstring>

@@ -1,7 +1,7 @@
 // Regression tests for what the libFuzzer targets in tests/fuzz found (scripts/fuzz.sh): each
 // input here once crashed, hung, hit undefined behaviour or asked for absurd memory; now it
 // gives a clean InputError (or, for the cache, a rejected file).
-#include "graph/checksum.hpp"
+#include "core/checksum.hpp"
 #include "graph/edge_list_loader.hpp"
 #include "graph/graph_cache.hpp"
 #include "graph/npy_reader.hpp"

@@ -1,4 +1,4 @@
-#include "graph/checksum.hpp"
+#include "core/checksum.hpp"
 
 #include <Kokkos_Core.hpp>
 
