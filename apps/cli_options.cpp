@@ -135,6 +135,8 @@ std::string Options::help() const {
       os << " (default: " << s.def << ")";
     os << "\n";
   }
+  if (!epilog_.empty())
+    os << "\n" << epilog_ << (epilog_.back() == '\n' ? "" : "\n");
   return os.str();
 }
 

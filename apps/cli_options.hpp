@@ -22,6 +22,11 @@ public:
                  bool required = false);
   /// Declares `--name` without a value.
   Options &flag(std::string const &name, std::string const &help);
+  /// Text printed after the options by --help (what the output means, ...).
+  Options &epilog(std::string text) {
+    epilog_ = std::move(text);
+    return *this;
+  }
 
   /// Parses argv[first..argc). Returns false when --help was given (help printed to stdout).
   bool parse(int argc, char const *const *argv, int first = 0);
@@ -41,7 +46,7 @@ private:
     std::string help, def;
     bool is_flag = false, required = false;
   };
-  std::string command_;
+  std::string command_, epilog_;
   std::vector<std::string> order_;
   std::map<std::string, Spec> specs_;
   std::map<std::string, std::string> values_;

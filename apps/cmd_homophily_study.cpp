@@ -103,6 +103,7 @@ int run_homophily_study(int argc, char const *const *argv) {
       .value("emb-dim", "embedding width", "32")
       .value("tt-rank", "TT rank", "8")
       .value("init", "gaussian | ortho | spectral", "ortho")
+      .value("init-std", "root-mean-square entry of the initial table", "0.1")
       .value("epochs", "training epochs", "100")
       .value("lr", "learning rate", "0.01")
       .value("weight-decay", "weight decay", "0")
@@ -136,6 +137,7 @@ int run_homophily_study(int argc, char const *const *argv) {
   base.emb_dim = opts.get_int("emb-dim");
   base.tt_rank = opts.get_int("tt-rank");
   base.init = opts.get("init");
+  base.init_std = opts.get_double("init-std");
   base.epochs = static_cast<int>(opts.get_int("epochs"));
   base.lr = opts.get_double("lr");
   base.weight_decay = opts.get_double("weight-decay");

@@ -88,6 +88,9 @@ int run_info(int argc, char const *const *argv) {
   const FeatureLayout layout = parse_feature_layout(opts.get("feature-layout"));
   LoadInfo li;
   Dataset<std::int64_t> d;
+  if (!std::filesystem::exists(path))
+    throw InputError("--dataset " + path +
+                     ": does not exist (expected a dataset folder or an edge-list file)");
   if (std::filesystem::is_regular_file(path)) {
     GenericOptions g;
     g.num_nodes = opts.get_int("num-nodes");

@@ -140,6 +140,8 @@ bool is_dir(std::string const &path) {
 
 /// ROOT/<zip folder> or ROOT/<ogbn_ folder>, or ROOT itself when it holds raw/.
 std::string find_dataset(std::string const &root, OgbPreset const &p) {
+  if (!is_dir(root))
+    throw InputError("--root " + root + ": folder does not exist (no " + p.name + " folder found)");
   for (char const *f : p.folders)
     if (is_dir(root + "/" + f + "/raw"))
       return root + "/" + f;
@@ -169,6 +171,9 @@ int run_ogb(int argc, char const *const *argv) {
       .value("tt-rank", "TT rank (preset 8 / 8 / 16)")
       .value("emb-dim", "embedding width (preset 128 / 100 / 128)")
       .value("init", "gaussian | ortho | spectral", "ortho")
+      .value("init-std", "root-mean-square entry of the initial table", "0.1")
+      .value("emb-weight-decay",
+             "weight decay of the embedding table (full batch; < 0: as the GNN's)", "0")
       .value("eval-every", "mini-batch: evaluate every this many epochs", "1")
       .value("max-batches", "mini-batch: batches per epoch (0 = all; for timing)", "0")
       .value("patience", "early stopping patience (0 = off)", "0")
@@ -177,7 +182,9 @@ int run_ogb(int argc, char const *const *argv) {
       .value("seed", "random seed", "0")
       .value("metrics-out", "per-epoch metrics CSV")
       .value("curve-svg", "training-curve SVG")
-      .value("cache", "binary cache folder of the loader", "");
+      .value("cache", "binary cache folder of the loader", "")
+      .flag("quiet", "no loading notes or per-epoch lines on stderr (errors and the JSON line "
+                     "only)");
   if (!opts.parse(argc, argv))
     return 0;
   OgbPreset p = preset(opts.get("name"));
@@ -213,6 +220,8 @@ int run_ogb(int argc, char const *const *argv) {
     s.tt_dims.clear();
   }
   s.init = opts.get("init");
+  s.init_std = opts.get_double("init-std");
+  s.emb_weight_decay = opts.get_double("emb-weight-decay");
   m.eval_every = static_cast<int>(opts.get_int("eval-every"));
   m.max_batches = opts.get_int("max-batches");
   s.patience = static_cast<int>(opts.get_int("patience"));
@@ -224,6 +233,7 @@ int run_ogb(int argc, char const *const *argv) {
   s.metrics_out = opts.get("metrics-out");
   s.curve_svg = opts.get("curve-svg");
   s.cache_dir = opts.get("cache");
+  s.progress = !opts.get_flag("quiet");
 
   s.dataset = find_dataset(opts.get("root"), p);
   s.split = p.split;
@@ -231,12 +241,14 @@ int run_ogb(int argc, char const *const *argv) {
   // hierarchical order, which needs slack) get balanced factors.
   if (s.order == "metis-hier" || node_count(s.dataset) != p.num_nodes)
     s.tt_shape.clear();
-  std::fprintf(stderr, "ogb: %s from %s: %s, %d layers x %lld, input %s, order %s, %s\n", p.name,
-               s.dataset.c_str(), s.model.c_str(), s.layers, static_cast<long long>(s.hidden),
-               s.input.c_str(), s.order.c_str(),
-               m.batch_size > 0 ? ("mini-batch " + std::to_string(m.batch_size)).c_str()
-                                : "full batch");
-  if (std::string(p.name) == "ogbn-proteins" && !find_ogb_file(s.dataset, "edge-feat").empty())
+  if (s.progress)
+    std::fprintf(stderr, "ogb: %s from %s: %s, %d layers x %lld, input %s, order %s, %s\n", p.name,
+                 s.dataset.c_str(), s.model.c_str(), s.layers, static_cast<long long>(s.hidden),
+                 s.input.c_str(), s.order.c_str(),
+                 m.batch_size > 0 ? ("mini-batch " + std::to_string(m.batch_size)).c_str()
+                                  : "full batch");
+  if (s.progress && std::string(p.name) == "ogbn-proteins" &&
+      !find_ogb_file(s.dataset, "edge-feat").empty())
     std::fprintf(stderr, "ogb: raw/edge-feat (8 edge features) is not used: the input is %s\n",
                  s.input.c_str());
   const TrainRunSummary sum = run_preset_training(s, m, stderr);

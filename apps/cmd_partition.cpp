@@ -2,6 +2,7 @@
 // TT digits under it (graph/ordering_report.hpp); optionally saves the TT row of every node.
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
+#include "apps/path_checks.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "graph/hierarchical_partition.hpp"
@@ -33,6 +34,15 @@ int run_partition(int argc, char const *const *argv) {
   opts.value("cache", "binary cache folder of the loader", "");
   opts.value("save", "write the TT row of every node (int64, indexed by original id) as .npy");
   opts.flag("json", "print one JSON line instead of text");
+  opts.epilog(
+      "output, per level l of the TT row digits (i1, i2, ...):\n"
+      "  edges sharing the first l digits   both ends' rows agree on digits 1..l (share_i1, ...)\n"
+      "  cut N at this level                edges split by the level-l split alone: their rows\n"
+      "                                     agree on digits 1..l-1 but not on digit l (JSON\n"
+      "                                     edge_cut); not cumulative\n"
+      "  (M cumulative)                     edges whose rows differ somewhere in digits 1..l =\n"
+      "                                     edges - shared; the sum of the cuts of levels 1..l\n"
+      "                                     (JSON cumulative_cut)\n");
   if (!opts.parse(argc, argv))
     return 0;
 
@@ -49,6 +59,9 @@ int run_partition(int argc, char const *const *argv) {
   o.metis.max_arcs_per_node = opts.get_int("metis-max-degree");
   if (opts.has("tt-shape"))
     o.n_factors = opts.get_int_list("tt-shape");
+
+  require_dataset_folder("--dataset", opts.get("dataset"));
+  require_output_file("--save", opts.get("save"));
 
   LoadOptions load;
   load.edges = LoadOptions::Edges::symmetrize; // orderings need the undirected graph

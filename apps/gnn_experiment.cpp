@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
+#include "core/peak_memory.hpp"
 #include "core/tt_shape.hpp"
 #include "graph/ordering.hpp"
 #include "graph/permutation.hpp"
@@ -134,6 +135,7 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
   t.lr = s.lr;
   t.weight_decay = s.weight_decay;
   t.embedding_lr = s.emb_lr;
+  t.embedding_weight_decay = s.emb_weight_decay;
   t.patience = s.patience;
   std::vector<ExperimentEpoch> history;
   t.on_epoch = [&](EpochRecord const &r) {
@@ -290,6 +292,7 @@ std::string settings_json(ExperimentSettings const &s) {
   j.field("lr", s.lr);
   j.field("weight_decay", s.weight_decay);
   j.field("emb_lr", s.emb_lr >= 0 ? s.emb_lr : s.lr);
+  j.field("emb_weight_decay", s.emb_weight_decay >= 0 ? s.emb_weight_decay : s.weight_decay);
   j.field("epochs", s.epochs);
   j.field("patience", s.patience);
   j.field("metric", s.metric.empty() ? std::string("dataset default") : s.metric);

@@ -34,11 +34,14 @@ struct ExperimentSettings {
   std::vector<std::int64_t> tt_n; ///< row factors (empty: from the ordering / balanced)
   std::vector<std::int64_t> tt_d; ///< column factors (empty: balanced)
   std::string init = "ortho";     ///< gaussian | ortho | spectral
-  double init_std = 1.0;          ///< root-mean-square entry of the initial table
+  double init_std = 0.1;          ///< root-mean-square entry of the initial table
   std::string optimizer = "adam"; ///< adam | adamw
   double lr = 0.01;
   double weight_decay = 0;
   double emb_lr = -1; ///< < 0: lr
+  /// Weight decay of the embedding table (full batch; the mini-batch table has none); < 0:
+  /// weight_decay.
+  double emb_weight_decay = 0;
   int epochs = 100;
   int patience = 0;
   // Mini-batch only.

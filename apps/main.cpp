@@ -1,6 +1,8 @@
 // The `ttgnn` command-line program: one binary, one subcommand per file.
 #include "apps/commands.hpp"
 #include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
+#include "ttgnn_config.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -32,10 +34,19 @@ constexpr Command commands[] = {
 };
 
 void usage(std::FILE *out) {
-  std::fprintf(out, "usage: ttgnn <command> [options] [--kokkos-threads=N]\n\ncommands:\n");
+  std::fprintf(out, "usage: ttgnn <command> [options] [--kokkos-threads=N]\n"
+                    "       ttgnn --version\n\ncommands:\n");
   for (auto const &c : commands)
     std::fprintf(out, "  %-18s %s\n", c.name, c.summary);
+  std::fprintf(out, "  %-18s %s\n", "version", "ttgnn and Kokkos versions (also --version)");
   std::fprintf(out, "\n'ttgnn <command> --help' lists the options of a command.\n");
+}
+
+/// `ttgnn --version`: no Kokkos initialisation needed (`ttgnn config` says more).
+int print_version() {
+  std::printf("ttgnn %s\nKokkos %s\n", TTGNN_VERSION_STRING,
+              ttgnn::compat::kokkos_version_string().c_str());
+  return 0;
 }
 
 } // namespace
@@ -48,6 +59,8 @@ int main(int argc, char *argv[]) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
+  if (!std::strcmp(argv[1], "--version") || !std::strcmp(argv[1], "version"))
+    return print_version();
   Command const *command = nullptr;
   for (auto const &c : commands)
     if (!std::strcmp(argv[1], c.name))

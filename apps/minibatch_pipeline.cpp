@@ -26,28 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// The requested split, else meta.csv's `split`, else the only folder under split/.
-std::string choose_split(std::string const &dir, std::string const &requested) {
-  if (!requested.empty())
-    return requested;
-  std::ifstream meta(fs::path(dir) / "meta.csv");
-  for (std::string line; std::getline(meta, line);) {
-    if (!line.empty() && line.back() == '\r')
-      line.pop_back();
-    if (line.rfind("split,", 0) == 0 && fs::is_directory(fs::path(dir) / "split" / line.substr(6)))
-      return line.substr(6);
-  }
-  std::vector<std::string> names;
-  std::error_code ec;
-  if (fs::is_directory(fs::path(dir) / "split"))
-    for (auto const &e : fs::directory_iterator(fs::path(dir) / "split", ec))
-      if (e.is_directory())
-        names.push_back(e.path().filename().string());
-  if (names.size() == 1)
-    return names[0];
-  throw ConfigError(dir + ": choose a split with --split");
-}
-
 void check_supported(TrainSettings const &s, bool minibatch) {
   auto refuse = [&](std::string const &what) {
     throw ConfigError(what + " is not implemented " +
@@ -67,8 +45,8 @@ void check_supported(TrainSettings const &s, bool minibatch) {
     refuse("--feature-norm");
   if (minibatch && s.input == "feat+emb")
     refuse("--input feat+emb");
-  if (s.emb_weight_decay >= 0)
-    refuse("--emb-weight-decay");
+  if (minibatch && s.emb_weight_decay != 0)
+    refuse("--emb-weight-decay (the table's optimizer has no weight decay)");
 }
 
 } // namespace
@@ -113,6 +91,7 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
   };
   const bool minibatch = mb.batch_size > 0;
   check_supported(s, minibatch);
+  check_train_paths(s); // before any work: a bad path fails now, not after training
   ExperimentSettings e;
   e.model = s.model;
   e.minibatch = minibatch;
@@ -134,6 +113,7 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
   e.lr = s.lr;
   e.weight_decay = s.weight_decay;
   e.emb_lr = s.emb_lr;
+  e.emb_weight_decay = s.emb_weight_decay;
   e.epochs = s.epochs;
   e.patience = s.patience;
   e.batch_size = mb.batch_size;
@@ -151,20 +131,17 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
   e.checkpoint = s.checkpoint;
   e.checkpoint_every = s.checkpoint_every;
   e.resume = s.resume;
-  {
-    std::error_code ec;
-    e.fingerprint = "dataset=" + fs::weakly_canonical(s.dataset, ec).string() +
-                    " split=" + load.split + " order=" + s.order;
-  }
   load.features = s.input == "feat" || s.input == "feat+tt";
   load.cache_dir = s.cache_dir;
-  if (progress)
+  if (progress && s.progress) // --quiet: errors and the JSON line only
     std::fprintf(progress, "loading %s (split %s)\n", s.dataset.c_str(), load.split.c_str());
   LoadInfo info;
   const Dataset<std::int32_t> data = load_ogb<std::int32_t>(s.dataset, load, &info);
+  // what the data is, not where it lives: a copy of the folder resumes the checkpoint
+  e.fingerprint = data_fingerprint(data) + " split=" + load.split + " order=" + s.order;
   if (data.num_classes < 2 && !data.is_multilabel())
     throw InputError(s.dataset + ": need at least 2 classes");
-  if (progress) {
+  if (progress && s.progress) {
     const NodeMetric metric = resolve_metric(s.metric, data.is_multilabel());
     std::fprintf(progress, "evaluator: %s (%s) on %d %s\n", display_name(metric).c_str(),
                  to_string(metric).c_str(), data.num_classes,

@@ -1,16 +1,19 @@
 #include "apps/train_pipeline.hpp"
 
 #include "apps/cli_options.hpp"
+#include "apps/path_checks.hpp"
 #include "apps/svg_plot.hpp"
+#include "core/atomic_file.hpp"
+#include "core/checksum.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/peak_memory.hpp"
 #include "core/tt_shape.hpp"
 #include "graph/hierarchical_partition.hpp"
 #include "graph/ogb_loader.hpp"
 #include "graph/ordering.hpp"
 #include "graph/permutation.hpp"
-#include "core/atomic_file.hpp"
 #include "models/embedding_export.hpp"
 #include "models/embedding_init.hpp"
 #include "models/full_batch_trainer.hpp"
@@ -18,8 +21,6 @@
 #include "models/node_targets.hpp"
 
 #include <Kokkos_Core.hpp>
-
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -41,37 +42,6 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-/// The split to load: the requested one, else meta.csv's `split`, else the only folder.
-std::string pick_split(std::string const &dir, std::string const &requested) {
-  if (!requested.empty())
-    return requested;
-  std::ifstream meta(fs::path(dir) / "meta.csv");
-  for (std::string line; std::getline(meta, line);) {
-    if (!line.empty() && line.back() == '\r')
-      line.pop_back();
-    if (line.rfind("split,", 0) == 0) {
-      const std::string name = line.substr(6);
-      if (!name.empty() && fs::is_directory(fs::path(dir) / "split" / name))
-        return name;
-    }
-  }
-  std::vector<std::string> names;
-  std::error_code ec;
-  if (fs::is_directory(fs::path(dir) / "split"))
-    for (auto const &e : fs::directory_iterator(fs::path(dir) / "split", ec))
-      if (e.is_directory())
-        names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  if (names.size() == 1)
-    return names[0];
-  std::string list;
-  for (auto const &n : names)
-    list += (list.empty() ? "" : ", ") + n;
-  throw ConfigError(dir + ": choose a split with --split (" +
-                    (names.empty() ? std::string("the dataset has none") : "available: " + list) +
-                    ")");
 }
 
 template <class HostView> auto to_device(HostView const &h, std::string const &label) {
@@ -149,14 +119,70 @@ void write_curve_svg(std::string const &path, std::string const &title,
 
 } // namespace
 
-double peak_rss_mb() {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("VmHWM:", 0) == 0)
-      return std::stod(line.substr(6)) / 1024.0; // kB
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0; // Linux: kB
+/// The split to load: the requested one, else meta.csv's `split`, else the only folder.
+std::string choose_split(std::string const &dir, std::string const &requested) {
+  require_dataset_folder("--dataset", dir);
+  if (!requested.empty())
+    return requested;
+  std::ifstream meta(fs::path(dir) / "meta.csv");
+  for (std::string line; std::getline(meta, line);) {
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    if (line.rfind("split,", 0) == 0) {
+      const std::string name = line.substr(6);
+      if (!name.empty() && fs::is_directory(fs::path(dir) / "split" / name))
+        return name;
+    }
+  }
+  std::vector<std::string> names;
+  std::error_code ec;
+  if (fs::is_directory(fs::path(dir) / "split"))
+    for (auto const &e : fs::directory_iterator(fs::path(dir) / "split", ec))
+      if (e.is_directory())
+        names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  if (names.size() == 1)
+    return names[0];
+  std::string list;
+  for (auto const &n : names)
+    list += (list.empty() ? "" : ", ") + n;
+  throw ConfigError(dir + ": choose a split with --split (" +
+                    (names.empty() ? std::string("the dataset has none") : "available: " + list) +
+                    ")");
+}
+
+std::string data_fingerprint(Dataset<std::int32_t> const &d) {
+  std::uint64_t sum = 0x7467676e; // "ttgn"
+  auto add = [&sum](auto const &view) {
+    if (view.size() > 0)
+      sum = parallel_checksum64(view.data(), view.size() * sizeof(*view.data()), sum);
+    else
+      sum = checksum64(&sum, sizeof sum, 1);
+  };
+  add(d.graph.row_map);
+  add(d.graph.entries);
+  add(d.labels);
+  add(d.multilabels);
+  add(d.train);
+  add(d.valid);
+  add(d.test);
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(sum));
+  return "data=" + std::to_string(d.num_nodes()) + "n/" + std::to_string(d.graph.num_arcs()) +
+         "a/" + std::to_string(d.num_features()) + "f/" + std::to_string(d.num_classes) + "c/" +
+         hex;
+}
+
+void check_train_paths(TrainSettings const &s) {
+  require_dataset_folder("--dataset", s.dataset);
+  require_output_file("--checkpoint", s.checkpoint);
+  require_output_file("--export-embeddings", s.export_embeddings);
+  require_output_file("--metrics-out", s.metrics_out);
+  require_output_file("--curve-svg", s.curve_svg);
+  const InputKind kind = parse_input_kind(s.input);
+  if (!s.export_embeddings.empty() && !uses_tt(kind) && !uses_full_table(kind))
+    throw ConfigError("--export-embeddings: the input (--input " + s.input +
+                      ") has no embedding table; use --input emb, tt or feat+tt");
 }
 
 void declare_train_options(Options &opts) {
@@ -198,8 +224,10 @@ void declare_train_options(Options &opts) {
       .value("weight-decay", "weight decay of the GNN (L2 for adam, decoupled for adamw)",
              num(d.weight_decay))
       .value("emb-lr", "learning rate of the embedding table (default: --lr)", "")
-      .value("emb-weight-decay", "weight decay of the embedding table (default: --weight-decay)",
-             "")
+      .value("emb-weight-decay",
+             "weight decay of the embedding table (< 0: as --weight-decay; decaying the table "
+             "costs accuracy)",
+             num(d.emb_weight_decay))
       .value("patience",
              "early stopping after this many epochs without a better valid "
              "metric (0 = off)",
@@ -277,7 +305,7 @@ TrainSettings train_settings_from(Options const &opts) {
   s.lr = opts.get_double("lr");
   s.weight_decay = opts.get_double("weight-decay");
   s.emb_lr = opts.has("emb-lr") ? opts.get_double("emb-lr") : -1;
-  s.emb_weight_decay = opts.has("emb-weight-decay") ? opts.get_double("emb-weight-decay") : -1;
+  s.emb_weight_decay = opts.get_double("emb-weight-decay");
   s.patience = static_cast<int>(nonneg_int("patience", 0));
   if (opts.has("warmup"))
     throw ConfigError("--warmup was renamed --lr-warmup (it is a learning-rate warm-up, not "
@@ -319,17 +347,18 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
     throw ConfigError("--lr and --weight-decay must be >= 0");
   if (!(s.tt_slack >= 1))
     throw ConfigError("--tt-slack must be >= 1, got " + std::to_string(s.tt_slack));
+  check_train_paths(s); // before any work: a bad path fails now, not after training
   const bool tt = uses_tt(kind), full = uses_full_table(kind), feat = uses_features(kind);
   Space space;
   HostSpace host;
-  auto note = [&](std::string const &what) {
-    if (progress)
+  auto note = [&](std::string const &what) { // loading notes; --quiet drops them
+    if (progress && s.progress)
       std::fprintf(progress, "[%7.2fs] %s\n", since(t_start), what.c_str());
   };
 
   // ---- data
   LoadOptions load;
-  load.split = pick_split(s.dataset, s.split);
+  load.split = choose_split(s.dataset, s.split);
   load.features = feat;
   load.cache_dir = s.cache_dir;
   LoadInfo load_info;
@@ -455,9 +484,8 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   to.checkpoint_path = s.checkpoint;
   to.checkpoint_every = s.checkpoint_every;
   to.resume = s.resume;
-  std::error_code ec;
-  to.fingerprint = "dataset=" + fs::weakly_canonical(s.dataset, ec).string() +
-                   " split=" + load.split + " order=" + s.order +
+  // what the data is, not where it lives: a copy of the folder resumes the checkpoint
+  to.fingerprint = data_fingerprint(data) + " split=" + load.split + " order=" + s.order +
                    " seed=" + std::to_string(s.seed) + (tt ? " tt=" + shape.to_string() : "") +
                    " feature_norm=" + s.feature_norm + " metric=" + to_string(metric);
   std::vector<double> epoch_times;

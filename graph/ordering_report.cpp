@@ -116,6 +116,7 @@ OrderingReport make_ordering_report(ExecutionSpace const &space,
   for (Id s : r.shared_edges) {
     r.shared_fraction.push_back(r.num_edges > 0 ? static_cast<double>(s) / r.num_edges : 1.0);
     r.edge_cut.push_back(previous - s);
+    r.cumulative_cut.push_back(r.num_edges - s);
     previous = s;
   }
   r.occupancy = slot_occupancy(ordering.old_to_row, ordering.n_factors);
@@ -143,6 +144,7 @@ std::string OrderingReport::to_json() const {
   }
   j.field("shared_edges", shared_edges);
   j.field("edge_cut", edge_cut);
+  j.field("cumulative_cut", cumulative_cut);
   std::string occ = "[";
   for (std::size_t l = 0; l < occupancy.size(); ++l) {
     JsonWriter o;
@@ -174,7 +176,8 @@ std::string OrderingReport::to_text() const {
   for (std::size_t l = 0; l < shared_fraction.size(); ++l) {
     s += "  level " + std::to_string(l + 1) + ": edges sharing the first " + std::to_string(l + 1) +
          " digit(s) " + format_double(100.0 * shared_fraction[l], "%.2f") + "%, cut " +
-         std::to_string(edge_cut[l]);
+         std::to_string(edge_cut[l]) + " at this level (" + std::to_string(cumulative_cut[l]) +
+         " cumulative)";
     if (l < occupancy.size())
       s += ", slots " + std::to_string(occupancy[l].num_slots) + " x " +
            std::to_string(occupancy[l].capacity) + " fill min/mean/max " +

@@ -41,8 +41,11 @@ struct OrderingReport {
   /// shared_fraction[l-1] = shared_edges[l-1] / num_edges (1 when there are no edges).
   std::vector<double> shared_fraction;
   /// edge_cut[l-1]: edges whose rows agree on the first l-1 digits but not on digit l, i.e. the
-  /// cut of the level-l split (within the level-(l-1) slots).
+  /// cut of the level-l split alone (within the level-(l-1) slots); not cumulative.
   std::vector<std::int64_t> edge_cut;
+  /// cumulative_cut[l-1]: edges cut at level l or above, i.e. whose rows differ somewhere in
+  /// the first l digits = num_edges - shared_edges[l-1] = edge_cut[0] + ... + edge_cut[l-1].
+  std::vector<std::int64_t> cumulative_cut;
   std::vector<SlotOccupancy> occupancy;         ///< levels 1 .. K-1
   std::vector<std::int64_t> spilled;            ///< metis-hier: nodes spilled per level
   std::int64_t metis_parts = 0, metis_cut = -1; ///< flat METIS: K and its own edge cut
@@ -51,8 +54,9 @@ struct OrderingReport {
   double seconds = 0; ///< time to compute the ordering
 
   /// One JSON object: method, n_factors, num_nodes, num_edges, num_rows, share_i1, share_i1i2
-  /// (and share_i1i2i3 for 4 cores), shared_edges, edge_cut, occupancy [{level, slots, capacity,
-  /// min, max, mean, empty}], spilled, metis_parts, metis_cut, sparsified, arcs_dropped, seconds.
+  /// (and share_i1i2i3 for 4 cores), shared_edges, edge_cut, cumulative_cut, occupancy [{level,
+  /// slots, capacity, min, max, mean, empty}], spilled, metis_parts, metis_cut, sparsified,
+  /// arcs_dropped, seconds.
   std::string to_json() const;
   /// A few lines of text for people.
   std::string to_text() const;

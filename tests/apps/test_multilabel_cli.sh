@@ -28,7 +28,7 @@ grep -q "^eval metric,rocauc$" "$root/proteins/meta.csv"
 # ttgnn train, full batch: ROC-AUC by default, far above chance.
 json=$("$bin" train --dataset "$root/proteins" --input emb --emb-dim 16 --init-std 0.1 \
   --emb-weight-decay 0 --weight-decay 0 --hidden 32 --dropout 0.2 --lr 0.02 --epochs 60 \
-  --quiet --json 2>"$tmp/train.log" | tail -n 1)
+  --json 2>"$tmp/train.log" | tail -n 1)
 echo "$json"
 check_json "$json" '
 assert d["metric"] == "rocauc" and d["multilabel"] is True and d["num_classes"] == 12, d
@@ -48,7 +48,7 @@ head -1 "$tmp/m.csv" | grep -q "^epoch,loss,train_f1_micro,valid_f1_micro,test_f
 # ttgnn train, mini-batch GraphSAGE.
 json=$("$bin" train --dataset "$root/proteins" --model sage --batch-size 128 --fanout 10,10 \
   --input emb --emb-dim 16 --init-std 0.1 --emb-lr 0.05 --weight-decay 0 --hidden 32 \
-  --dropout 0.1 --lr 0.01 --epochs 10 --quiet --json 2>"$tmp/mb.log" | tail -n 1)
+  --dropout 0.1 --lr 0.01 --epochs 10 --json 2>"$tmp/mb.log" | tail -n 1)
 echo "$json"
 check_json "$json" '
 assert d["metric"] == "rocauc" and d["test_metric"] > 0.75, d

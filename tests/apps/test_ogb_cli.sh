@@ -116,4 +116,5 @@ fi
 if "$bin" ogb --name ogbn-mag --root "$root" 2>/dev/null; then exit 1; fi
 err=$("$bin" ogb --name ogbn-arxiv --root "$tmp/nowhere" 2>&1 >/dev/null || true)
 grep -q "no ogbn-arxiv folder found" <<<"$err"
+grep -q -- "--root $tmp/nowhere: folder does not exist" <<<"$err"
 echo "ogb checks passed"

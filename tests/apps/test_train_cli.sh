@@ -56,6 +56,8 @@ assert d["metric"] == "acc" and d["test_metric"] == d["test_acc"] and not d["mul
 assert d["input_dropout"] == 0, d  # OGB's convention: no dropout on the input rows
 assert d["eval_time_s"] > 0 and d["epoch_time_mean_s"] > 0, d
 assert d["split"] == "planetoid" and d["checkpoint_epoch"] == 4, d
+# the README's recommended embedding settings are the defaults
+assert d["init_std"] == 0.1 and d["emb_weight_decay"] == 0, d
 PY
 grep -q "^epoch    1/4  loss [0-9.]*  train [0-9.]*  valid [0-9.]*  test [0-9.]*  lr .* s  ETA .* s$" err.txt
 test "$(grep -c '^epoch ' err.txt)" -eq 4
@@ -83,9 +85,36 @@ test -s run.ckpt
 if ls | grep -q "\.tmp-"; then echo "temporary files left behind"; exit 1; fi
 
 # 2. Resume: continues at epoch 5 and reaches epoch 6.
+cp run.ckpt copy.ckpt # the epoch-4 checkpoint, resumed below from a copy of the dataset
 "$bin" train "${common[@]}" --epochs 6 --json --checkpoint run.ckpt --resume --quiet \
   >resumed.json 2>/dev/null
 python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); assert d["first_epoch"]==5 and d["last_epoch"]==6, d' resumed.json
+# The fingerprint holds what the data is, not where it lives: a copy of the dataset folder
+# resumes the checkpoint and reaches what resuming from the original reached.
+cp -r "$cora" cora_copy
+"$bin" train "${common[@]}" --dataset cora_copy --epochs 6 --json --checkpoint copy.ckpt \
+  --resume --quiet >copy.json 2>copy_err.txt || { cat copy_err.txt; exit 1; }
+python3 - resumed.json copy.json <<'EOS'
+import json, sys
+a, b = (json.loads(open(p).read()) for p in sys.argv[1:3])
+assert b["first_epoch"] == 5 and b["last_epoch"] == 6, b
+assert (a["test_acc"], a["valid_acc"], a["best_epoch"]) == (b["test_acc"], b["valid_acc"], b["best_epoch"]), (a, b)
+EOS
+# Other data at the same counts (one node's label changed) is still refused.
+python3 - cora_copy/raw <<'EOS'
+import gzip, os, sys
+raw = sys.argv[1]
+name = [n for n in os.listdir(raw) if n.startswith("node-label")][0]
+p = os.path.join(raw, name)
+op = gzip.open if name.endswith(".gz") else open
+lines = op(p, "rt").read().split("\n")
+lines[0] = "1" if lines[0].strip() != "1" else "2"
+with op(p, "wt") as f:
+    f.write("\n".join(lines))
+EOS
+if "$bin" train "${common[@]}" --dataset cora_copy --epochs 6 --checkpoint copy.ckpt --resume \
+  --quiet >/dev/null 2>other.txt; then exit 1; fi
+grep -q "another model" other.txt
 # A checkpoint of another model is refused.
 if "$bin" train "${common[@]}" --hidden 8 --epochs 6 --checkpoint run.ckpt --resume --quiet \
   >/dev/null 2>wrong.txt; then exit 1; fi
@@ -121,5 +150,29 @@ grep -q "has no embedding table" bad2.txt
 "$bin" train --dataset "$cora" --input tt --tt-dims 4,4 --emb-dim 64 --epochs 1 >/dev/null 2>bad3.txt
 test $? -eq 1 || exit 1
 grep -q "multiply to 16" bad3.txt
+# A missing dataset folder is named as such (not "choose a split").
+"$bin" train --dataset "$work/no_such_dataset" --epochs 1 >/dev/null 2>bad4.txt
+test $? -eq 1 || exit 1
+grep -q -- "--dataset $work/no_such_dataset: dataset folder does not exist" bad4.txt
+# Unwritable output paths fail before loading or training, naming the option and the path.
+for opt in --metrics-out --curve-svg --export-embeddings --checkpoint; do
+  "$bin" train "${common[@]}" --epochs 50 "$opt" "$work/no_dir/out.file" >/dev/null 2>bad5.txt
+  test $? -eq 1 || exit 1
+  grep -q -- "$opt $work/no_dir/out.file: folder $work/no_dir does not exist" bad5.txt
+  if grep -q "^epoch\|loading" bad5.txt; then echo "$opt checked too late"; exit 1; fi
+done
+"$bin" train "${common[@]}" --epochs 1 --metrics-out "$work" >/dev/null 2>bad6.txt
+test $? -eq 1 || exit 1
+grep -q -- "--metrics-out $work: is a folder" bad6.txt
 set -e
+# --quiet: nothing on stderr (no loading notes, no epochs), the summary and JSON on stdout.
+"$bin" train "${common[@]}" --epochs 2 --quiet >quiet.txt 2>quiet_err.txt
+test ! -s quiet_err.txt || { cat quiet_err.txt; exit 1; }
+tail -1 quiet.txt | python3 -c 'import json,sys; json.loads(sys.stdin.read())'
+# ttgnn --version / ttgnn version: both versions; listed in the help.
+"$bin" --version >version.txt
+grep -q "^ttgnn [0-9][0-9.]*$" version.txt
+grep -q "^Kokkos [0-9][0-9.]*$" version.txt
+"$bin" version | cmp - version.txt
+"$bin" --help | grep -q "^  version "
 echo "train CLI checks passed"
