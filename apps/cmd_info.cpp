@@ -90,7 +90,7 @@ int run_info(int argc, char const *const *argv) {
   Dataset<std::int64_t> d;
   if (!std::filesystem::exists(path))
     throw InputError("--dataset " + path +
-                     ": does not exist (expected a dataset folder or an edge-list file)");
+                     ": dataset folder not found (no such folder or edge-list file)");
   if (std::filesystem::is_regular_file(path)) {
     GenericOptions g;
     g.num_nodes = opts.get_int("num-nodes");

@@ -51,6 +51,6 @@ grep -q -- "--dataset $tmp/nowhere: dataset folder does not exist" <<<"$err"
 err=$("$bin" partition --dataset "$data" --save "$tmp/nowhere/rows.npy" 2>&1 >/dev/null || true)
 grep -q -- "--save $tmp/nowhere/rows.npy: folder $tmp/nowhere does not exist" <<<"$err"
 err=$("$bin" info --dataset "$tmp/nowhere" 2>&1 >/dev/null || true)
-grep -q -- "--dataset $tmp/nowhere: does not exist" <<<"$err"
+grep -q -- "--dataset $tmp/nowhere: dataset folder not found" <<<"$err"
 if "$bin" partition --dataset "$data" --tt-shape 10,10,10 2>/dev/null; then exit 1; fi
 echo "partition checks passed"
