@@ -200,8 +200,6 @@ template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_onl
 MetisResult metis_partition(ExecutionSpace const &space,
                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                             std::int64_t num_parts, MetisOptions const &options) {
-  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
-                "metis_partition runs on a host execution space");
   const Id n = graph.num_nodes();
   if (num_parts < 1)
     throw ConfigError("METIS: the number of parts must be >= 1 (got " + std::to_string(num_parts) +

@@ -11,8 +11,6 @@ namespace ttgnn {
 template <class ExecutionSpace, HostOnly<ExecutionSpace> host_only>
 Dataset<std::int32_t> make_sbm_dataset(ExecutionSpace const &space, SbmConfig const &config,
                                        std::vector<std::pair<std::string, std::string>> *record) {
-  static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
-                "make_sbm_dataset runs on a host execution space");
   const SbmGenerator generator(config);
   const SbmGenerator::Edges edges = generator.generate_edges(space);
   const std::int64_t m = edges.size();
