@@ -3,7 +3,8 @@
 #
 #   install-deps.sh [--cuda [ARCH]] [--sources DIR] [--print-prefix]
 #
-#  1. Debian packages: METIS, Spectra + Eigen, Boost.Graph, doctest, OpenBLAS, zlib, libzip.
+#  1. Debian packages: METIS, Spectra + Eigen, Boost.Graph, doctest, OpenBLAS, zlib, libzip,
+#     OpenMPI (multi-process training) and ccache.
 #  2. Kokkos 4.x and KokkosKernels 4.x (OpenMP + Serial; with --cuda also CUDA through nvcc),
 #     built from their source archives into a cache prefix outside the repository. A complete
 #     prefix is reused; an incomplete one is rebuilt. KokkosKernels is built without ETI and
@@ -117,7 +118,7 @@ fi
 PACKAGES=(build-essential cmake pkg-config ca-certificates curl patch dpkg-dev
   libmetis-dev libspectra-dev libeigen3-dev libboost-graph-dev doctest-dev
   libopenblas-dev libopenblas0-openmp libblas-dev liblapack-dev
-  zlib1g-dev libzip-dev clang-format python3 python3-numpy)
+  zlib1g-dev libzip-dev clang-format python3 python3-numpy ccache libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
