@@ -2,13 +2,13 @@
 // ordering for TT embeddings. Generated graphs over h x ordering x input; CSV + SVG plot.
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
-#include "apps/gnn_experiment.hpp"
 #include "apps/svg_plot.hpp"
 #include "core/error.hpp"
 #include "core/atomic_file.hpp"
 #include "core/json_writer.hpp"
 #include "graph/sbm_config.hpp"
 #include "graph/sbm_dataset.hpp"
+#include "models/pipeline.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -42,7 +42,7 @@ struct Row {
   double h = 0, achieved = 0;
   std::string order, input;
   int rep = 0;
-  ExperimentResult r;
+  RunResult r;
 };
 
 std::string fmt(double v, char const *f = "%.4f") {
@@ -66,7 +66,7 @@ std::string svg_plot(std::vector<Row> const &rows, std::vector<std::string> cons
       std::map<double, std::pair<double, int>> points;
       for (auto const &r : rows)
         if (r.order == order && r.input == input) {
-          points[r.h].first += r.r.test_acc;
+          points[r.h].first += r.r.test_score;
           points[r.h].second += 1;
         }
       PlotSeries s;
@@ -80,7 +80,48 @@ std::string svg_plot(std::vector<Row> const &rows, std::vector<std::string> cons
       }
       panel.series.push_back(s);
     }
-  return render_svg(title, {panel}, 640, 420);
+  panel.legend_outside = true; // the lines span the whole plot: a legend inside covers some
+  return render_svg(title, {panel}, 760, 420);
+}
+
+/// Mean test score per (h, order) for one input, one line per h, and the gap of every METIS
+/// order to the random order (what homophily-aware ordering buys at that h).
+std::string score_table(std::vector<Row> const &rows, std::vector<double> const &hs,
+                        std::vector<std::string> const &orders, std::string const &input) {
+  auto mean = [&](double h, std::string const &order) {
+    double sum = 0;
+    int n = 0;
+    for (auto const &r : rows)
+      if (r.h == h && r.order == order && r.input == input) {
+        sum += r.r.test_score;
+        ++n;
+      }
+    return n ? sum / n : std::nan("");
+  };
+  const bool has_random = std::find(orders.begin(), orders.end(), "random") != orders.end();
+  std::vector<std::string> gaps;
+  for (auto const &o : orders)
+    if (has_random && o.rfind("metis", 0) == 0)
+      gaps.push_back(o);
+  auto cell = [](int width, std::string const &text) {
+    return std::string(static_cast<std::size_t>(std::max<int>(0, width - int(text.size()))), ' ') +
+           text;
+  };
+  std::string out = "test accuracy, input " + input + " (mean over repeats)\n" + cell(6, "h");
+  for (auto const &o : orders)
+    out += cell(14, o);
+  for (auto const &g : gaps)
+    out += cell(int(g.size()) + 9, g + "-random");
+  out += "\n";
+  for (double h : hs) {
+    out += fmt(h, "%6.2f");
+    for (auto const &o : orders)
+      out += cell(14, fmt(mean(h, o)));
+    for (auto const &g : gaps)
+      out += cell(int(g.size()) + 9, fmt(mean(h, g) - mean(h, "random"), "%+.4f"));
+    out += "\n";
+  }
+  return out;
 }
 
 } // namespace
@@ -108,7 +149,8 @@ int run_homophily_study(int argc, char const *const *argv) {
       .value("lr", "learning rate", "0.01")
       .value("weight-decay", "weight decay", "0")
       .value("repeats", "graphs (seeds) per homophily value", "1")
-      .value("seed", "first seed", "0");
+      .value("seed", "first seed", "0")
+      .flag("json", "print only the JSON line on stdout (no accuracy table)");
   if (!opts.parse(argc, argv))
     return 0;
   std::vector<double> hs;
@@ -129,18 +171,21 @@ int run_homophily_study(int argc, char const *const *argv) {
   if (::stat(out.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw InputError("--out " + out + ": cannot create the folder");
 
-  ExperimentSettings base;
-  base.model = opts.get("model");
+  RunConfig base;
+  base.model = parse_gnn_kind(opts.get("model"));
   base.layers = static_cast<int>(opts.get_int("layers"));
   base.hidden = opts.get_int("hidden");
   base.dropout = opts.get_double("dropout");
-  base.emb_dim = opts.get_int("emb-dim");
-  base.tt_rank = opts.get_int("tt-rank");
-  base.init = opts.get("init");
-  base.init_std = opts.get_double("init-std");
+  base.embedding.dim = opts.get_int("emb-dim");
+  base.embedding.tt_rank = opts.get_int("tt-rank");
+  base.embedding.init = parse_init_method(opts.get("init"));
+  base.embedding.init_std = opts.get_double("init-std");
   base.epochs = static_cast<int>(opts.get_int("epochs"));
   base.lr = opts.get_double("lr");
   base.weight_decay = opts.get_double("weight-decay");
+  for (auto const &order : orders)
+    parse_order_method(order); // ConfigError naming the choices, before any work
+  check_run_config(base);
   const int repeats = static_cast<int>(opts.get_int("repeats"));
   const std::uint64_t seed0 = static_cast<std::uint64_t>(opts.get_int("seed"));
 
@@ -170,19 +215,20 @@ int run_homophily_study(int argc, char const *const *argv) {
         }
       for (auto const &order : orders)
         for (auto const &input : inputs) {
-          ExperimentSettings s = base;
-          s.order = order;
-          s.input = input;
+          RunConfig s = base;
+          s.order = parse_order_method(order);
+          s.input = parse_input_kind(input);
           s.seed = seed0 + static_cast<std::uint64_t>(rep);
-          Row row{h, achieved, order, input, rep, run_experiment(data, s)};
+          Row row{h,     achieved, order,
+                  input, rep,      run_training(Kokkos::DefaultExecutionSpace(), data, s)};
           std::fprintf(stderr,
                        "[%zu/%zu] h=%.2f %s/%s rep %d: test %.4f (best epoch %d, %.3fs/epoch)\n",
-                       rows.size() + 1, total, h, order.c_str(), input.c_str(), rep, row.r.test_acc,
-                       row.r.best_epoch, row.r.epoch_time_s);
+                       rows.size() + 1, total, h, order.c_str(), input.c_str(), rep,
+                       row.r.test_score, row.r.best_epoch, row.r.epoch_time_s);
           csv += fmt(h, "%.3f") + "," + fmt(achieved, "%.4f") + "," + order + "," + input + "," +
-                 std::to_string(rep) + "," + fmt(row.r.test_acc) + "," + fmt(row.r.valid_acc) +
-                 "," + fmt(row.r.train_acc) + "," + std::to_string(row.r.best_epoch) + "," +
-                 std::to_string(row.r.embedding_params) + "," + fmt(row.r.compression, "%.2f") +
+                 std::to_string(rep) + "," + fmt(row.r.test_score) + "," + fmt(row.r.valid_score) +
+                 "," + fmt(row.r.train_score) + "," + std::to_string(row.r.best_epoch) + "," +
+                 std::to_string(row.r.embedding_params) + "," + fmt(row.r.compression(), "%.2f") +
                  "," + std::to_string(row.r.gnn_params) + "," + fmt(row.r.epoch_time_s, "%.5f") +
                  "\n";
           rows.push_back(row);
@@ -193,10 +239,13 @@ int run_homophily_study(int argc, char const *const *argv) {
   write_file_atomic(csv_path, csv);
   char title[160];
   std::snprintf(title, sizeof title, "%s, %lld nodes, TT rank %lld, %d repeat(s)",
-                base.model.c_str(), static_cast<long long>(opts.get_int("nodes")),
-                static_cast<long long>(base.tt_rank), repeats);
+                to_string(base.model).c_str(), static_cast<long long>(opts.get_int("nodes")),
+                static_cast<long long>(base.embedding.tt_rank), repeats);
   write_file_atomic(svg_path, svg_plot(rows, orders, inputs, title));
 
+  if (!opts.get_flag("json"))
+    for (auto const &input : inputs)
+      std::printf("%s\n", score_table(rows, hs, orders, input).c_str());
   // Summary: mean test accuracy per (order, input) at the lowest and highest h.
   JsonWriter json;
   json.field("csv", csv_path);
@@ -211,18 +260,20 @@ int run_homophily_study(int argc, char const *const *argv) {
       for (auto const &r : rows)
         if (r.order == order && r.input == input) {
           if (r.h == hlo) {
-            lo += r.r.test_acc;
+            lo += r.r.test_score;
             ++nlo;
           }
           if (r.h == hhi) {
-            hi += r.r.test_acc;
+            hi += r.r.test_score;
             ++nhi;
           }
         }
       json.field("test_acc_" + order + "_" + input + "_h" + fmt(hlo, "%.2f"), nlo ? lo / nlo : 0.0);
       json.field("test_acc_" + order + "_" + input + "_h" + fmt(hhi, "%.2f"), nhi ? hi / nhi : 0.0);
     }
-  json.raw("settings", "{" + settings_json(base) + "}");
+  JsonWriter settings;
+  add_settings_json(settings, base);
+  json.raw("settings", settings.str());
   std::cout << json.str() << std::endl;
   return 0;
 }

@@ -3,11 +3,10 @@
 // unzipped OGB folders as they are.
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
-#include "apps/minibatch_pipeline.hpp"
+#include "apps/run_options.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "graph/line_reader.hpp"
-#include "graph/neighbor_sampler.hpp"
 #include "graph/npy_reader.hpp"
 #include "graph/ogb_loader.hpp"
 
@@ -30,67 +29,66 @@ struct OgbPreset {
   char const *folders[2]; ///< folder inside the zip, folder the OGB loaders rename it to
   char const *split;      ///< split/<split>/
   std::int64_t num_nodes; ///< official N (the TT row factors below are for it)
-  TrainSettings train;
-  MinibatchCliSettings minibatch; ///< batch_size 0: full batch
+  RunConfig config;
 };
 
 OgbPreset preset(std::string const &name) {
-  TrainSettings s;
+  RunConfig s;
   s.layers = 3;
   s.hidden = 256;
-  s.input = "tt";
-  s.order = "metis"; // the paper's code: flat METIS (DGL reorder_graph), contiguous ids per part
-  s.init = "ortho";
+  s.input = InputKind::tt;
+  s.order = OrderMethod::metis; // the paper's code: flat METIS (DGL reorder_graph)
+  s.embedding.init = InitMethod::orthogonal;
   s.input_dropout = 0; // dropout between layers only (DGL / OGB examples)
   s.weight_decay = 0;
-  MinibatchCliSettings m;
+  EmbeddingConfig &e = s.embedding;
   if (name == "ogbn-arxiv") {
     // GCN, 3 layers, hidden 256, BatchNorm, dropout 0.5, embedding 128, AdamW lr 0.005,
     // ~1000 epochs, full batch; TT [55,55,56] x [8,4,4], rank 8.
-    s.model = "gcn";
+    s.model = GnnKind::gcn;
     s.batch_norm = true;
     s.dropout = 0.5;
-    s.emb_dim = 128;
-    s.optimizer = "adamw";
+    s.optimizer = OptimizerKind::adamw;
     s.lr = 0.005;
     s.weight_decay = 0.01; // torch.optim.AdamW's default (the paper's code does not set it)
     s.epochs = 1000;
-    s.tt_rank = 8;
-    s.tt_shape = {55, 55, 56};
-    s.tt_dims = {8, 4, 4};
-    return {"ogbn-arxiv", {"arxiv", "ogbn_arxiv"}, "time", 169343, s, m};
+    e.dim = 128;
+    e.tt_rank = 8;
+    e.tt_n = {55, 55, 56};
+    e.tt_d = {8, 4, 4};
+    return {"ogbn-arxiv", {"arxiv", "ogbn_arxiv"}, "time", 169343, s};
   }
   if (name == "ogbn-products") {
     // GraphSAGE-mean, 3 layers, hidden 256, fan-outs 5,10,15, batch 1000, Adam lr 0.003,
     // dropout 0.5, 20 epochs, layer-wise inference; TT [125,140,140] x [4,5,5], rank 8, d 100.
-    s.model = "sage";
+    s.model = GnnKind::sage;
     s.dropout = 0.5;
-    s.emb_dim = 100;
-    s.optimizer = "adam";
+    s.optimizer = OptimizerKind::adam;
     s.lr = 0.003;
     s.epochs = 20;
-    s.tt_rank = 8;
-    s.tt_shape = {125, 140, 140};
-    s.tt_dims = {4, 5, 5};
-    m.batch_size = 1000;
-    m.fanouts = {5, 10, 15};
-    return {"ogbn-products", {"products", "ogbn_products"}, "sales_ranking", 2449029, s, m};
+    e.dim = 100;
+    e.tt_rank = 8;
+    e.tt_n = {125, 140, 140};
+    e.tt_d = {4, 5, 5};
+    s.minibatch.batch_size = 1000;
+    s.minibatch.fanouts = {5, 10, 15};
+    return {"ogbn-products", {"products", "ogbn_products"}, "sales_ranking", 2449029, s};
   }
   if (name == "ogbn-papers100M") {
     // GraphSAGE, 3 layers, hidden 256, fan-outs 12,12,12, batch 1000, lr 0.001, dropout 0.1,
     // TT rank 16, d 128 [512,500,500] x [8,4,4], separate Adam for GNN and TT cores.
-    s.model = "sage";
+    s.model = GnnKind::sage;
     s.dropout = 0.1;
-    s.emb_dim = 128;
-    s.optimizer = "adam";
+    s.optimizer = OptimizerKind::adam;
     s.lr = 0.001;
     s.epochs = 20;
-    s.tt_rank = 16;
-    s.tt_shape = {512, 500, 500};
-    s.tt_dims = {8, 4, 4};
-    m.batch_size = 1000;
-    m.fanouts = {12, 12, 12};
-    return {"ogbn-papers100M", {"papers100M-bin", "ogbn_papers100M"}, "time", 111059956, s, m};
+    e.dim = 128;
+    e.tt_rank = 16;
+    e.tt_n = {512, 500, 500};
+    e.tt_d = {8, 4, 4};
+    s.minibatch.batch_size = 1000;
+    s.minibatch.fanouts = {12, 12, 12};
+    return {"ogbn-papers100M", {"papers100M-bin", "ogbn_papers100M"}, "time", 111059956, s};
   }
   if (name == "ogbn-proteins") {
     // Multi-label: 112 binary tasks, ROC-AUC (OGB's evaluator), species split. OGB's example
@@ -98,16 +96,14 @@ OgbPreset preset(std::string const &name) {
     // Adam lr 0.01, 1000 epochs, full batch, BCEWithLogitsLoss; its input is the 8 edge
     // features averaged per node. ttgnn ignores the edge features (raw/edge-feat): the input is
     // a learned TT embedding (d 64, rank 8, balanced row factors on a METIS order).
-    s.model = "sage";
+    s.model = GnnKind::sage;
     s.dropout = 0.0;
-    s.emb_dim = 64;
-    s.optimizer = "adam";
+    s.optimizer = OptimizerKind::adam;
     s.lr = 0.01;
     s.epochs = 1000;
-    s.tt_rank = 8;
-    s.tt_shape.clear();
-    s.tt_dims.clear();
-    return {"ogbn-proteins", {"proteins", "ogbn_proteins"}, "species", 132534, s, m};
+    e.dim = 64;
+    e.tt_rank = 8;
+    return {"ogbn-proteins", {"proteins", "ogbn_proteins"}, "species", 132534, s};
   }
   throw ConfigError("--name: unknown dataset '" + name +
                     "', expected ogbn-arxiv, ogbn-products, ogbn-papers100M or ogbn-proteins");
@@ -157,108 +153,42 @@ std::string find_dataset(std::string const &root, OgbPreset const &p) {
 int run_ogb(int argc, char const *const *argv) {
   Options opts("ogb");
   opts.value("name", "ogbn-arxiv | ogbn-products | ogbn-papers100M | ogbn-proteins", "", true)
-      .value("root", "folder holding the unzipped dataset (arxiv/ or ogbn_arxiv/, ...)", "", true)
-      .value("input", "feat | emb | tt | feat+tt (preset: tt)")
-      .value("order", "original | random | metis | metis-hier | rcm (preset: metis)")
-      .value("epochs", "training epochs (preset: arxiv 1000, products/papers100M 20)")
-      .value("lr", "learning rate (preset: 0.005 / 0.003 / 0.001)")
-      .value("emb-lr", "learning rate of the embedding (default: --lr)")
-      .value("hidden", "hidden width (preset 256)")
-      .value("layers", "graph layers (preset 3)")
-      .value("dropout", "dropout (preset 0.5 / 0.5 / 0.1)")
-      .value("batch-size", "mini-batch size (products/papers100M; preset 1000)")
-      .value("fanout", "fan-outs, input layer first (preset 5,10,15 / 12,12,12)")
-      .value("tt-rank", "TT rank (preset 8 / 8 / 16)")
-      .value("emb-dim", "embedding width (preset 128 / 100 / 128)")
-      .value("init", "gaussian | ortho | spectral", "ortho")
-      .value("init-std", "root-mean-square entry of the initial table", "0.1")
-      .value("emb-weight-decay",
-             "weight decay of the embedding table (full batch; < 0: as the GNN's)", "0")
-      .value("eval-every", "mini-batch: evaluate every this many epochs", "1")
-      .value("max-batches", "mini-batch: batches per epoch (0 = all; for timing)", "0")
-      .value("patience", "early stopping patience (0 = off)", "0")
-      .value("metric", "acc | rocauc | f1_micro | f1_macro (preset: the dataset's OGB evaluator: "
-                       "acc, rocauc for ogbn-proteins)")
-      .value("seed", "random seed", "0")
-      .value("metrics-out", "per-epoch metrics CSV")
-      .value("curve-svg", "training-curve SVG")
-      .value("cache", "binary cache folder of the loader", "")
-      .flag("quiet", "no loading notes or per-epoch lines on stderr (errors and the JSON line "
-                     "only)");
+      .value("root", "folder holding the unzipped dataset (arxiv/ or ogbn_arxiv/, ...)", "", true);
+  declare_run_options(opts, nullptr); // every option of ttgnn train; defaults from the preset
+  opts.epilog("Presets (METHOD.md section 4): ogbn-arxiv GCN full batch, TT [55,55,56]x[8,4,4] "
+              "rank 8; ogbn-products and ogbn-papers100M GraphSAGE on sampled mini-batches; "
+              "ogbn-proteins GraphSAGE full batch, ROC-AUC. Options given override the preset.");
   if (!opts.parse(argc, argv))
     return 0;
   OgbPreset p = preset(opts.get("name"));
-  TrainSettings &s = p.train;
-  MinibatchCliSettings &m = p.minibatch;
-  if (opts.has("input"))
-    s.input = opts.get("input");
-  if (opts.has("order"))
-    s.order = opts.get("order");
-  if (opts.has("epochs"))
-    s.epochs = static_cast<int>(opts.get_int("epochs"));
-  if (opts.has("lr"))
-    s.lr = opts.get_double("lr");
-  if (opts.has("emb-lr"))
-    s.emb_lr = opts.get_double("emb-lr");
-  if (opts.has("hidden"))
-    s.hidden = opts.get_int("hidden");
-  if (opts.has("layers"))
-    s.layers = static_cast<int>(opts.get_int("layers"));
-  if (opts.has("dropout"))
-    s.dropout = opts.get_double("dropout");
-  if (opts.has("batch-size")) {
-    if (m.batch_size == 0)
-      throw ConfigError("--batch-size: " + std::string(p.name) + " trains full batch (GCN)");
-    m.batch_size = opts.get_int("batch-size");
-  }
-  if (opts.has("fanout"))
-    m.fanouts = parse_fanouts(opts.get("fanout"));
-  if (opts.has("tt-rank"))
-    s.tt_rank = opts.get_int("tt-rank");
-  if (opts.has("emb-dim")) {
-    s.emb_dim = opts.get_int("emb-dim");
-    s.tt_dims.clear();
-  }
-  s.init = opts.get("init");
-  s.init_std = opts.get_double("init-std");
-  s.emb_weight_decay = opts.get_double("emb-weight-decay");
-  m.eval_every = static_cast<int>(opts.get_int("eval-every"));
-  m.max_batches = opts.get_int("max-batches");
-  s.patience = static_cast<int>(opts.get_int("patience"));
-  const std::int64_t seed = opts.get_int("seed");
-  if (seed < 0)
-    throw ConfigError("--seed must be >= 0");
-  s.seed = static_cast<std::uint64_t>(seed);
-  s.metric = opts.get("metric");
-  s.metrics_out = opts.get("metrics-out");
-  s.curve_svg = opts.get("curve-svg");
-  s.cache_dir = opts.get("cache");
-  s.progress = !opts.get_flag("quiet");
-
-  s.dataset = find_dataset(opts.get("root"), p);
-  s.split = p.split;
+  RunConfig &c = p.config;
+  c.data.dataset = find_dataset(opts.get("root"), p);
+  c.data.split = p.split;
   // The preset's TT row factors are for the official node count; scaled-down copies (and the
   // hierarchical order, which needs slack) get balanced factors.
-  if (s.order == "metis-hier" || node_count(s.dataset) != p.num_nodes)
-    s.tt_shape.clear();
-  if (s.progress)
-    std::fprintf(stderr, "ogb: %s from %s: %s, %d layers x %lld, input %s, order %s, %s\n", p.name,
-                 s.dataset.c_str(), s.model.c_str(), s.layers, static_cast<long long>(s.hidden),
-                 s.input.c_str(), s.order.c_str(),
-                 m.batch_size > 0 ? ("mini-batch " + std::to_string(m.batch_size)).c_str()
-                                  : "full batch");
-  if (s.progress && std::string(p.name) == "ogbn-proteins" &&
-      !find_ogb_file(s.dataset, "edge-feat").empty())
-    std::fprintf(stderr, "ogb: raw/edge-feat (8 edge features) is not used: the input is %s\n",
-                 s.input.c_str());
-  const TrainRunSummary sum = run_preset_training(s, m, stderr);
-  // Prefix the summary with the preset's name.
+  apply_run_options(opts, c);
+  if (!opts.has("tt-shape") &&
+      (c.order == OrderMethod::metis_hier || node_count(c.data.dataset) != p.num_nodes))
+    c.embedding.tt_n.clear();
+  const FrontEnd front = front_end_from(opts);
+  if (!front.quiet) {
+    std::fprintf(
+        stderr, "ogb: %s from %s: %s, %d layers x %lld, input %s, order %s, %s\n", p.name,
+        c.data.dataset.c_str(), to_string(c.model).c_str(), c.layers,
+        static_cast<long long>(c.hidden), to_string(c.input).c_str(), to_string(c.order).c_str(),
+        c.minibatch_mode() ? ("mini-batch " + std::to_string(c.minibatch.batch_size)).c_str()
+                           : "full batch");
+    if (std::string(p.name) == "ogbn-proteins" &&
+        !find_ogb_file(c.data.dataset, "edge-feat").empty())
+      std::fprintf(stderr, "ogb: raw/edge-feat (8 edge features) is not used: the input is %s\n",
+                   to_string(c.input).c_str());
+  }
   JsonWriter head;
   head.field("name", p.name);
   head.field("preset_split", p.split);
   const std::string h = head.str();
-  std::cout << h.substr(0, h.size() - 1) << "," << sum.json.substr(1) << std::endl;
-  return sum.status == "nonfinite" ? 4 : 0;
+  return train_and_report(c, front, std::string("ttgnn ogb: ") + p.name,
+                          h.substr(1, h.size() - 2) + ",");
 }
 
 } // namespace ttgnn::cli

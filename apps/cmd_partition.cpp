@@ -2,7 +2,7 @@
 // TT digits under it (graph/ordering_report.hpp); optionally saves the TT row of every node.
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
-#include "apps/path_checks.hpp"
+#include "core/path_checks.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "graph/hierarchical_partition.hpp"

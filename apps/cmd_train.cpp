@@ -1,49 +1,31 @@
-// ttgnn train: full-batch GCN / GraphSAGE training on an OGB-layout dataset, with node
-// features, a full embedding table or a TT embedding as input (apps/train_pipeline.hpp).
-// Progress goes to stderr; stdout ends with one JSON line (with --json it is the only line).
-// Exit codes: 0 trained (completed or early stopping), 1 bad input or settings,
-// 4 stopped on a NaN/Inf loss (the checkpoint keeps the last good epoch).
+// ttgnn train: GCN / GraphSAGE training on an OGB-layout dataset, with node features, a full
+// embedding table or a TT embedding as input, full batch or on neighbour-sampled mini-batches
+// (models/pipeline.hpp). Progress goes to stderr; stdout ends with one JSON line (with --json
+// it is the only line). Exit codes: 0 trained (completed or early stopping), 1 bad input or
+// settings, 4 stopped on a NaN/Inf loss (the checkpoint keeps the last good epoch).
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
-#include "apps/minibatch_pipeline.hpp"
-#include "apps/train_pipeline.hpp"
-#include "core/error.hpp"
-#include "models/classification_metrics.hpp"
+#include "apps/run_options.hpp"
 
-#include <cmath>
-#include <cstdio>
-#include <iostream>
+#include <filesystem>
 
 namespace ttgnn::cli {
 
 int run_train(int argc, char const *const *argv) {
   Options opts("train");
-  declare_train_options(opts);
-  declare_minibatch_options(opts); // --batch-size B --fanout ...: mini-batch GraphSAGE
-  opts.flag("json", "print only the JSON line on stdout (no summary lines)");
+  const RunConfig defaults;
+  opts.value("dataset", "dataset folder in the OGB raw layout", "", true);
+  declare_run_options(opts, &defaults);
   if (!opts.parse(argc, argv))
     return 0;
-  const TrainSettings settings = train_settings_from(opts);
-  const MinibatchCliSettings minibatch = minibatch_settings_from(opts);
-  if (minibatch.batch_size > 0 && settings.tt_backward != "deterministic")
-    throw ConfigError("--tt-backward " + settings.tt_backward +
-                      " is not implemented for mini-batch training (--batch-size): it always "
-                      "uses the deterministic backward");
-  const TrainRunSummary sum = minibatch.batch_size > 0
-                                  ? run_minibatch_training(settings, minibatch, stderr)
-                                  : run_full_batch_training(settings, stderr);
-  if (!opts.get_flag("json")) {
-    std::printf("test %s %.4f (valid %.4f, train %.4f) at epoch %d of %d [%s]\n",
-                display_name(parse_node_metric(sum.metric)).c_str(), sum.test_acc, sum.valid_acc,
-                sum.train_acc, sum.best_epoch, settings.epochs, sum.status.c_str());
-    std::printf("parameters: GNN %lld, embedding %lld", static_cast<long long>(sum.gnn_params),
-                static_cast<long long>(sum.embedding_params));
-    if (std::isfinite(sum.compression))
-      std::printf(" (compression %.1fx against a full table)", sum.compression);
-    std::printf("; %.2f ms per epoch (median training step)\n", 1e3 * sum.epoch_seconds);
-  }
-  std::cout << sum.json << std::endl;
-  return sum.status == "nonfinite" ? 4 : 0;
+  RunConfig config = defaults;
+  config.data.dataset = opts.get("dataset");
+  apply_run_options(opts, config);
+  const std::string title = "ttgnn train: " + to_string(config.model) +
+                            (config.minibatch_mode() ? " (mini-batch)" : "") + ", input " +
+                            to_string(config.input) + ", order " + to_string(config.order) + " (" +
+                            std::filesystem::path(config.data.dataset).filename().string() + ")";
+  return train_and_report(config, front_end_from(opts), title);
 }
 
 } // namespace ttgnn::cli

@@ -14,6 +14,7 @@ int run_partition(int argc, char const *const *argv);
 int run_ogb(int argc, char const *const *argv);
 int run_homophily_study(int argc, char const *const *argv);
 int run_train(int argc, char const *const *argv);
+int run_predict(int argc, char const *const *argv);
 
 } // namespace ttgnn::cli
 

@@ -31,6 +31,8 @@ constexpr Command commands[] = {
     {"homophily-study", ttgnn::cli::run_homophily_study,
      "TT vs full table over homophily x ordering"},
     {"train", ttgnn::cli::run_train, "GCN/SAGE training on features, a full or a TT table"},
+    {"predict", ttgnn::cli::run_predict,
+     "scores and logits of a trained checkpoint, without training"},
 };
 
 void usage(std::FILE *out) {

@@ -52,7 +52,17 @@ struct Range {
 };
 
 void panel_svg(std::string &out, PlotPanel const &p, double ox, double oy, double w, double h) {
-  const double left = 62, right = 14, top = 30, bottom = 46;
+  // Legend items first: a legend outside the axes takes its width from the right margin.
+  std::vector<std::pair<std::string, PlotSeries const *>> items;
+  for (auto const &s : p.series)
+    items.emplace_back(s.name, &s);
+  if (!p.vline_label.empty() && !p.vlines.empty())
+    items.emplace_back(p.vline_label, nullptr);
+  std::size_t longest = 0;
+  for (auto const &it : items)
+    longest = std::max(longest, it.first.size());
+  const double lw = 34 + 6.2 * static_cast<double>(longest), lh = 16 * items.size() + 8;
+  const double left = 62, right = p.legend_outside ? lw + 20 : 14, top = 30, bottom = 46;
   const double px = ox + left, py = oy + top, pw = w - left - right, ph = h - top - bottom;
   Range xr, yr;
   for (auto const &s : p.series)
@@ -134,17 +144,8 @@ void panel_svg(std::string &out, PlotPanel const &p, double ox, double oy, doubl
           out += "<circle cx=\"" + fmt(X(s.x[i])) + "\" cy=\"" + fmt(Y(s.y[i])) +
                  "\" r=\"2.5\" fill=\"" + s.color + "\"/>\n";
   }
-  // Legend, top right inside the axes.
-  std::vector<std::pair<std::string, PlotSeries const *>> items;
-  for (auto const &s : p.series)
-    items.emplace_back(s.name, &s);
-  if (!p.vline_label.empty() && !p.vlines.empty())
-    items.emplace_back(p.vline_label, nullptr);
-  std::size_t longest = 0;
-  for (auto const &it : items)
-    longest = std::max(longest, it.first.size());
-  const double lw = 34 + 6.2 * static_cast<double>(longest), lh = 16 * items.size() + 8;
-  const double lx = px + pw - lw - 6, ly = p.legend_bottom ? py + ph - lh - 6 : py + 6;
+  const double lx = p.legend_outside ? px + pw + 10 : px + pw - lw - 6;
+  const double ly = p.legend_bottom ? py + ph - lh - 6 : py + 6;
   out += "<rect x=\"" + fmt(lx) + "\" y=\"" + fmt(ly) + "\" width=\"" + fmt(lw) + "\" height=\"" +
          fmt(lh) + "\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n";
   for (std::size_t i = 0; i < items.size(); ++i) {

@@ -29,6 +29,8 @@ struct PlotPanel {
   std::vector<double> vlines; ///< dashed vertical markers (e.g. the selected epoch)
   std::string vline_label;    ///< legend text of the markers ("" = none)
   bool legend_bottom = false; ///< legend in the bottom right corner instead of the top right
+  /// Legend right of the axes (the panel's plot area narrows): it never covers data.
+  bool legend_outside = false;
 };
 
 /// \brief Ticks at 1, 2 or 5 times a power of ten covering [lo, hi] (about \p target ticks).

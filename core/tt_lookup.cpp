@@ -21,4 +21,8 @@ TtBackwardMode parse_tt_backward_mode(std::string const &name) {
                     "': expected 'deterministic' or 'atomic'");
 }
 
+std::string to_string(TtBackwardMode mode) {
+  return mode == TtBackwardMode::atomic ? "atomic" : "deterministic";
+}
+
 } // namespace ttgnn

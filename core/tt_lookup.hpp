@@ -43,6 +43,8 @@ enum class TtBackwardMode { deterministic, atomic };
 TtLookupPath parse_tt_lookup_path(std::string const &name);
 /// "deterministic" / "atomic"; ConfigError otherwise.
 TtBackwardMode parse_tt_backward_mode(std::string const &name);
+/// "deterministic" / "atomic".
+std::string to_string(TtBackwardMode mode);
 
 /// \brief Buffers and the batch plan (grouping, prefix products) kept between a forward call
 /// and the backward call of the same batch. Reuse one per embedding to avoid reallocation.

@@ -240,6 +240,8 @@ public:
   void save_checkpoint(std::string const &path, int epoch) const {
     Checkpoint ck;
     put_checkpoint_header(ck, "ttgnn-full-batch-trainer", fingerprint(), epoch);
+    if (!options_.run_config.empty())
+      ck.put_string("run_config", options_.run_config);
     save_model_state(ck, model_);
     save_views(ck, "input.param", input_.parameters());
     gnn_opt_->save(ck, "opt.gnn");
@@ -303,6 +305,11 @@ public:
 
   /// \brief Puts the selected parameters (and BatchNorm statistics) back into the model.
   void restore_best() { best_state_.restore(model_, input_); }
+
+  /// Every epoch so far (those of a loaded checkpoint included).
+  std::vector<EpochRecord> const &history() const { return history_; }
+  /// Epoch of the selected parameters (0: none yet).
+  int best_epoch() const { return best_epoch_; }
 
   /// What must match between a checkpoint and the run resuming it.
   std::string fingerprint() const {

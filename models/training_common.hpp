@@ -85,6 +85,9 @@ struct TrainOptions {
   bool resume = false;         ///< continue from checkpoint_path when it exists
   /// Extra text stored in checkpoints that must match on resume (e.g. data and model settings).
   std::string fingerprint;
+  /// Settings of the whole run (models/run_config.hpp, `key=value` lines), stored in
+  /// checkpoints unchecked so that a checkpoint can be evaluated alone (`ttgnn predict`).
+  std::string run_config;
   /// Called after every epoch (progress output).
   std::function<void(EpochRecord const &)> on_epoch;
   /// Called before every epoch with its number (tests use it to inject faults).

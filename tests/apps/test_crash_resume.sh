@@ -65,7 +65,7 @@ run_case() {
       echo "$name: the run ended before it could be killed"
       exit 1
     fi
-    if [ -s "$name.ckpt" ] && [ "$(grep -c '^epoch ' "$name.killed.err" || true)" -ge "$kill_after" ]; then
+    if [ -s "$name.ckpt" ] && [ "$(grep -c '] epoch ' "$name.killed.err" || true)" -ge "$kill_after" ]; then
       break
     fi
     sleep 0.02
@@ -81,7 +81,7 @@ run_case() {
   wait "$pid" || code=$?
   test "$code" -eq 137 || { echo "$name: exit code $code, expected 137 (SIGKILL)"; exit 1; }
   local killed_at
-  killed_at=$(grep -c '^epoch ' "$name.killed.err" || true)
+  killed_at=$(grep -c '] epoch ' "$name.killed.err" || true)
   local ref_last
   ref_last=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).read())["last_epoch"])' \
     "$name.ref.json")

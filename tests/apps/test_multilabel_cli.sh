@@ -60,9 +60,9 @@ json=$("$bin" ogb --name ogbn-proteins --root "$root" --epochs 30 --hidden 32 --
   --emb-dim 16 --tt-rank 4 2>"$tmp/ogb.log" | tail -n 1)
 echo "$json"
 check_json "$json" '
-s = d["settings"]
+s = d
 assert d["name"] == "ogbn-proteins" and d["split"] == "species", d
-assert s["model"] == "sage" and not s["minibatch"] and s["dropout"] == 0 and s["input"] == "tt", d
+assert s["model"] == "sage" and s["batch_size"] == 0 and s["dropout"] == 0 and s["input"] == "tt", d
 assert d["metric"] == "rocauc" and d["multilabel"] is True and 0.5 < d["test_metric"] <= 1, d'
 grep -q "raw/edge-feat (8 edge features) is not used" "$tmp/ogb.log"
 grep -q "evaluator: ROC-AUC (rocauc) on 12 binary tasks" "$tmp/ogb.log"

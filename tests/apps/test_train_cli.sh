@@ -59,8 +59,8 @@ assert d["split"] == "planetoid" and d["checkpoint_epoch"] == 4, d
 # the README's recommended embedding settings are the defaults
 assert d["init_std"] == 0.1 and d["emb_weight_decay"] == 0, d
 PY
-grep -q "^epoch    1/4  loss [0-9.]*  train [0-9.]*  valid [0-9.]*  test [0-9.]*  lr .* s  ETA .* s$" err.txt
-test "$(grep -c '^epoch ' err.txt)" -eq 4
+grep -q "^\[ *[0-9.]*s\] epoch    1/4  loss [0-9.]*  train [0-9.]*  valid [0-9.]*  test [0-9.]*  lr .* s  ETA .* s$" err.txt
+test "$(grep -c '] epoch ' err.txt)" -eq 4
 grep -q "evaluator: accuracy (acc) on 7 classes" err.txt
 test "$(head -1 m.csv)" = "epoch,loss,train_acc,valid_acc,test_acc,valid_loss,lr,epoch_time_s,train_time_s,eval_time_s"
 test "$(wc -l <m.csv)" -eq 5
@@ -159,7 +159,7 @@ for opt in --metrics-out --curve-svg --export-embeddings --checkpoint; do
   "$bin" train "${common[@]}" --epochs 50 "$opt" "$work/no_dir/out.file" >/dev/null 2>bad5.txt
   test $? -eq 1 || exit 1
   grep -q -- "$opt $work/no_dir/out.file: folder $work/no_dir does not exist" bad5.txt
-  if grep -q "^epoch\|loading" bad5.txt; then echo "$opt checked too late"; exit 1; fi
+  if grep -q "epoch \|loading" bad5.txt; then echo "$opt checked too late"; exit 1; fi
 done
 "$bin" train "${common[@]}" --epochs 1 --metrics-out "$work" >/dev/null 2>bad6.txt
 test $? -eq 1 || exit 1

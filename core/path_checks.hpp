@@ -1,12 +1,12 @@
-#ifndef TTGNN_APPS_PATH_CHECKS_HPP
-#define TTGNN_APPS_PATH_CHECKS_HPP
+#ifndef TTGNN_CORE_PATH_CHECKS_HPP
+#define TTGNN_CORE_PATH_CHECKS_HPP
 /// \file path_checks.hpp
 /// \brief Checks of the paths a command reads and writes, done before any work starts, so a
 /// typo fails in a second with a message naming the option and the path, not after training.
 
 #include <string>
 
-namespace ttgnn::cli {
+namespace ttgnn {
 
 /// \brief Throws InputError naming \p option and \p dir when \p dir does not exist or is not
 /// a folder (e.g. `--dataset datasets/cor: dataset folder does not exist`).
@@ -17,6 +17,6 @@ void require_dataset_folder(std::string const &option, std::string const &dir);
 /// or \p path itself is a folder. Nothing is created.
 void require_output_file(std::string const &option, std::string const &path);
 
-} // namespace ttgnn::cli
+} // namespace ttgnn
 
 #endif

@@ -1,4 +1,4 @@
-#include "apps/path_checks.hpp"
+#include "core/path_checks.hpp"
 
 #include "core/error.hpp"
 
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <system_error>
 
-namespace ttgnn::cli {
+namespace ttgnn {
 
 namespace fs = std::filesystem;
 
@@ -41,4 +41,4 @@ void require_output_file(std::string const &option, std::string const &path) {
     throw ConfigError(option + " " + path + ": folder " + parent.string() + " is not writable");
 }
 
-} // namespace ttgnn::cli
+} // namespace ttgnn

@@ -1,0 +1,452 @@
+// Order -> input -> model -> train (full batch or mini-batch) -> outputs (models/pipeline.hpp).
+#include "models/pipeline.hpp"
+
+#include "core/error.hpp"
+#include "core/peak_memory.hpp"
+#include "graph/hierarchical_partition.hpp"
+#include "graph/permutation.hpp"
+#include "models/checkpoint.hpp"
+#include "models/embedding_export.hpp"
+#include "models/full_batch_trainer.hpp"
+#include "models/gcn_norm.hpp"
+#include "models/minibatch_trainer.hpp"
+#include "models/node_targets.hpp"
+#include "models/npy_writer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+namespace ttgnn {
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+using Scalar = float;
+using Clock = std::chrono::steady_clock;
+using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
+
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// The ordered dataset and the rows of the embedding table.
+struct Ordered {
+  NodeOrdering ordering;
+  Dataset<std::int32_t> data; ///< permuted
+  TtShape shape;              ///< TT inputs
+  std::int64_t table_rows = 0;
+};
+
+/// Orders the nodes; for TT inputs the row factors come first (metis-hier aligns to them).
+Ordered order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, RunLog const &log) {
+  const std::int64_t n = data.num_nodes();
+  EmbeddingConfig const &e = c.embedding;
+  const bool tt = uses_tt(c.input);
+  std::vector<std::int64_t> n_factors = e.tt_n, d_factors = e.tt_d;
+  if (tt) {
+    const int cores = static_cast<int>(!n_factors.empty()   ? n_factors.size()
+                                       : !d_factors.empty() ? d_factors.size()
+                                                            : 3);
+    const TtShape base = make_tt_shape(n, e.dim, e.tt_rank, cores, e.tt_slack);
+    if (n_factors.empty())
+      n_factors = base.n;
+    if (d_factors.empty())
+      d_factors = base.d;
+  }
+  OrderingOptions oo;
+  oo.method = c.order;
+  oo.seed = c.seed;
+  oo.num_parts = c.metis_parts;
+  oo.n_factors = tt ? n_factors : default_n_factors(n, 3, e.tt_slack);
+  if (log)
+    log("ordering nodes: " + to_string(c.order));
+  Ordered out;
+  out.ordering = compute_ordering(Kokkos::DefaultHostExecutionSpace(), data.graph, oo);
+  out.data =
+      c.order == OrderMethod::original
+          ? data
+          : apply_permutation(Kokkos::DefaultHostExecutionSpace(), data, out.ordering.permutation);
+  out.table_rows = n;
+  if (tt) {
+    std::int64_t rows = 0;
+    for (std::int64_t v = 0; v < n; ++v)
+      rows = std::max(rows, out.ordering.old_to_row(v) + 1);
+    out.shape = make_tt_shape(rows, e.dim, n_factors, d_factors, e.tt_rank);
+    out.table_rows = out.shape.padded_rows();
+  }
+  return out;
+}
+
+EmbeddingInitOptions init_options(RunConfig const &c) {
+  EmbeddingInitOptions o;
+  o.method = c.embedding.init;
+  o.init_std = c.embedding.init_std;
+  o.spectral_exponent = c.embedding.spectral_exponent;
+  o.seed = c.seed;
+  return o;
+}
+
+NodeMetric metric_of(RunConfig const &c, bool multilabel) {
+  return resolve_metric(c.metric ? to_string(*c.metric) : std::string(), multilabel);
+}
+
+/// What must match between a checkpoint and the run resuming or evaluating it.
+std::string fingerprint(Dataset<std::int32_t> const &data, RunConfig const &c, Ordered const &o) {
+  return data_fingerprint(data) + " split=" + c.data.split + " order=" + to_string(c.order) +
+         " seed=" + std::to_string(c.seed) +
+         (uses_tt(c.input) ? " tt=" + o.shape.to_string() : "") +
+         " feature_norm=" + to_string(c.data.feature_norm) +
+         " metric=" + to_string(metric_of(c, data.is_multilabel()));
+}
+
+/// One progress line per epoch, with the ETA from the mean epoch time so far.
+class EpochLog {
+public:
+  EpochLog(RunLog log, int epochs, NodeMetric metric)
+      : log_(std::move(log)), epochs_(epochs), metric_(metric) {}
+  /// \p extra is appended to the line (mini-batch: batches and sampling time).
+  void operator()(EpochRecord const &r, std::string const &extra = "") {
+    if (!log_)
+      return;
+    total_ += r.seconds;
+    ++count_;
+    const double eta = total_ / count_ * (epochs_ - r.epoch);
+    char line[256];
+    if (r.valid_acc >= 0)
+      std::snprintf(line, sizeof line,
+                    "epoch %4d/%d  loss %.4f  %strain %.4f  valid %.4f  test %.4f  lr %.2e  "
+                    "%.3f s  ETA %.1f s",
+                    r.epoch, epochs_, r.loss,
+                    metric_ == NodeMetric::accuracy ? "" : (to_string(metric_) + ": ").c_str(),
+                    r.train_acc, r.valid_acc, r.test_acc, r.lr, r.seconds, eta);
+    else
+      std::snprintf(line, sizeof line, "epoch %4d/%d  loss %.4f  %.3f s  ETA %.1f s", r.epoch,
+                    epochs_, r.loss, r.seconds, eta);
+    log_(line + extra);
+  }
+
+private:
+  RunLog log_;
+  int epochs_;
+  NodeMetric metric_;
+  double total_ = 0;
+  int count_ = 0;
+};
+
+/// Writes logits (evaluation mode) of every node in original order.
+template <class Logits>
+void write_predictions(std::string const &path, Logits const &logits, HostIds old_to_new) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), logits);
+  const std::int64_t n = static_cast<std::int64_t>(old_to_new.extent(0)),
+                     k = static_cast<std::int64_t>(h.extent(1));
+  NpyWriter out(path, "<f4", {n, k});
+  std::vector<float> row(static_cast<std::size_t>(k));
+  for (std::int64_t v = 0; v < n; ++v) {
+    for (std::int64_t j = 0; j < k; ++j)
+      row[j] = static_cast<float>(h(old_to_new(v), j));
+    out.write(row.data(), row.size());
+  }
+  out.commit();
+}
+
+void fill_sizes(RunResult &r, Dataset<std::int32_t> const &d) {
+  r.num_nodes = d.num_nodes();
+  r.num_arcs = d.graph.num_arcs();
+  r.num_features = d.num_features();
+  r.num_classes = d.num_classes;
+  r.num_train = static_cast<std::int64_t>(d.train.extent(0));
+  r.num_valid = static_cast<std::int64_t>(d.valid.extent(0));
+  r.num_test = static_cast<std::int64_t>(d.test.extent(0));
+  r.multilabel = d.is_multilabel();
+}
+
+RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
+                         Ordered const &o, RunLog const &log, bool evaluate_only) {
+  RunResult out;
+  Dataset<std::int32_t> const &pdata = o.data;
+  const std::int64_t n = pdata.num_nodes();
+  const auto t_init = Clock::now();
+  NodeInput<Scalar, Space> input(n);
+  if (uses_features(c.input)) {
+    const DenseFeatures x = dense_features(Kokkos::DefaultHostExecutionSpace(), pdata);
+    Matrix<Scalar, Space> f(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::pipeline::features"), x.extent(0),
+        x.extent(1));
+    Kokkos::deep_copy(f, x);
+    input.set_features(f);
+  }
+  EmbeddingInitInfo info;
+  if (uses_tt(c.input)) {
+    if (log)
+      log("TT table " + o.shape.to_string() + ", init " + to_string(c.embedding.init));
+    TtEmbeddingOptions tto;
+    tto.mode = c.embedding.backward;
+    auto table = std::make_shared<TtEmbedding<Scalar, Space>>(o.shape, tto);
+    table->set_cores_from_host(space, initial_tt_cores(o.shape, data.graph, o.ordering.old_to_row,
+                                                       init_options(c), &info));
+    input.set_tt_embedding(table, o.ordering.new_to_row());
+  } else if (uses_full_table(c.input)) {
+    if (log)
+      log("full table " + std::to_string(n) + " x " + std::to_string(c.embedding.dim) + ", init " +
+          to_string(c.embedding.init));
+    FullEmbeddingOptions fo;
+    fo.gradient = FullGradient::dense;
+    fo.mode = c.embedding.backward;
+    auto table = std::make_shared<FullEmbedding<Scalar, Space>>(n, c.embedding.dim, fo);
+    const auto values = initial_full_table(
+        n, c.embedding.dim, data.graph, o.ordering.permutation.old_to_new, init_options(c), &info);
+    auto h = Kokkos::create_mirror_view(table->table());
+    for (std::size_t i = 0; i < values.size(); ++i)
+      h.data()[i] = static_cast<Scalar>(values[i]);
+    Kokkos::deep_copy(table->table(), h);
+    input.set_full_embedding(table);
+  }
+  out.init_time_s = since(t_init);
+  out.init_scale = info.scale;
+  out.tt_svd_error = info.tt_svd_error;
+
+  const NodeMetric metric = metric_of(c, pdata.is_multilabel());
+  const auto a = c.model == GnnKind::gcn ? gcn_norm<Scalar>(space, pdata.graph)
+                                         : mean_aggregation<Scalar>(space, pdata.graph);
+  const NodeTargets<Space> targets =
+      pdata.is_multilabel()
+          ? NodeTargets<Space>(Kokkos::create_mirror_view_and_copy(Mem(), pdata.multilabels,
+                                                                   "ttgnn::pipeline::multilabels"),
+                               metric)
+          : NodeTargets<Space>(Kokkos::create_mirror_view_and_copy(Mem(), pdata.labels,
+                                                                   "ttgnn::pipeline::labels"));
+  Kokkos::View<const std::int64_t *, Mem> train =
+      Kokkos::create_mirror_view_and_copy(Mem(), pdata.train, "ttgnn::pipeline::train");
+  Kokkos::View<const std::int64_t *, Mem> valid =
+      Kokkos::create_mirror_view_and_copy(Mem(), pdata.valid, "ttgnn::pipeline::valid");
+  Kokkos::View<const std::int64_t *, Mem> test =
+      Kokkos::create_mirror_view_and_copy(Mem(), pdata.test, "ttgnn::pipeline::test");
+  GnnConfig g;
+  g.kind = c.model;
+  g.in_features = input.dim();
+  g.hidden = c.hidden;
+  g.out_features = pdata.num_classes;
+  g.num_layers = c.layers;
+  g.dropout = c.dropout;
+  g.input_dropout = c.input_dropout;
+  g.residual = c.residual;
+  g.batch_norm = c.batch_norm;
+  g.seed = c.seed;
+  GnnModel<Scalar, Space> model(g);
+
+  TrainOptions to;
+  to.epochs = c.epochs;
+  to.optimizer = c.optimizer;
+  to.lr = c.lr;
+  to.weight_decay = c.weight_decay;
+  to.embedding_lr = c.embedding.lr;
+  to.embedding_weight_decay = c.embedding.weight_decay;
+  to.schedule.warmup_epochs = c.lr_warmup;
+  to.schedule.plateau_factor = c.plateau_factor;
+  to.schedule.plateau_patience = c.plateau_patience;
+  to.patience = c.patience;
+  to.checkpoint_path = c.checkpoint;
+  to.checkpoint_every = c.checkpoint_every;
+  to.resume = c.resume;
+  to.fingerprint = fingerprint(data, c, o);
+  to.run_config = to_text(c);
+  to.on_epoch = [epoch_log = EpochLog(log, c.epochs, metric)](EpochRecord const &r) mutable {
+    epoch_log(r);
+  };
+  FullBatchTrainer<Scalar, Space> trainer(space, model, input, a, targets, train, valid, test, to);
+  out.gnn_params = model.num_parameters();
+  out.embedding_params = input.num_parameters();
+  out.embedding_dim = input.embedding_dim();
+  if (log && !evaluate_only)
+    log("training: " + to_string(c.model) + ", input " + to_string(c.input) + ", " +
+        std::to_string(c.epochs) + " epochs, " + std::to_string(out.gnn_params) +
+        " GNN parameters, " + std::to_string(out.embedding_params) + " embedding parameters");
+  const auto t_train = Clock::now();
+  TrainResult r;
+  if (evaluate_only) {
+    r.checkpoint_epoch = trainer.load_checkpoint(c.checkpoint);
+    trainer.restore_best();
+    const EvalResult e = trainer.evaluate();
+    r.history = trainer.history();
+    r.best_epoch = trainer.best_epoch();
+    r.first_epoch = r.checkpoint_epoch + 1;
+    r.last_epoch = r.checkpoint_epoch;
+    r.train_acc = e.train_acc;
+    r.valid_acc = e.valid_acc;
+    r.test_acc = e.test_acc;
+  } else {
+    r = trainer.train();
+  }
+  out.train_time_s = since(t_train);
+  // outputs, with the selected parameters (restored by train())
+  if (!c.export_embeddings.empty()) {
+    export_embeddings_npy(space, input, o.ordering.permutation.old_to_new, c.export_embeddings);
+    if (log)
+      log("wrote " + c.export_embeddings);
+  }
+  if (!c.predictions_out.empty()) {
+    write_predictions(c.predictions_out, trainer.predict(), o.ordering.permutation.old_to_new);
+    if (log)
+      log("wrote " + c.predictions_out);
+  }
+  out.history = r.history;
+  out.stop = r.stop;
+  out.message = r.message;
+  out.metric = metric;
+  out.train_score = r.train_acc;
+  out.valid_score = r.valid_acc;
+  out.test_score = r.test_acc;
+  out.best_epoch = r.best_epoch;
+  out.first_epoch = r.first_epoch;
+  out.last_epoch = r.last_epoch;
+  out.checkpoint_epoch = r.checkpoint_epoch;
+  out.epoch_time_s = r.median_train_seconds();
+  out.eval_time_s = r.median_eval_seconds();
+  out.epoch_time_mean_s = r.epoch_seconds();
+  return out;
+}
+
+RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
+                        Ordered const &o, RunLog const &log) {
+  MinibatchTrainOptions m;
+  m.num_layers = c.layers;
+  m.hidden = c.hidden;
+  m.dropout = c.dropout;
+  m.input_dropout = c.input_dropout;
+  m.batch_norm = c.batch_norm;
+  m.residual = c.residual;
+  m.fanouts =
+      c.minibatch.fanouts.empty() ? std::vector<std::int64_t>(c.layers, 10) : c.minibatch.fanouts;
+  m.batch_size = c.minibatch.batch_size;
+  m.epochs = c.epochs;
+  m.lr = c.lr;
+  m.weight_decay = c.weight_decay;
+  m.adamw = c.optimizer == OptimizerKind::adamw;
+  m.eval_every = c.minibatch.eval_every;
+  m.patience = c.patience;
+  m.max_batches = c.minibatch.max_batches;
+  m.checkpoint_path = c.checkpoint;
+  m.checkpoint_every = c.checkpoint_every;
+  m.resume = c.resume;
+  m.fingerprint = fingerprint(data, c, o);
+  m.seed = c.seed;
+  m.metric = c.metric ? to_string(*c.metric) : std::string();
+  m.input.kind = parse_minibatch_input(to_string(c.input));
+  m.input.dim = c.embedding.dim;
+  m.input.tt_rank = c.embedding.tt_rank;
+  m.input.init = to_string(c.embedding.init);
+  m.input.init_std = c.embedding.init_std;
+  m.input.lr = c.embedding.lr >= 0 ? c.embedding.lr : c.lr;
+  m.input.seed = c.seed;
+  const bool tt = uses_tt(c.input);
+  if (tt) {
+    m.input.tt_n = o.shape.n;
+    m.input.tt_d = o.shape.d;
+  }
+  Dataset<std::int32_t> const &pdata = o.data;
+  const NodeMetric metric = metric_of(c, pdata.is_multilabel());
+  EpochLog epoch_log(log, c.epochs, metric);
+  auto report = [&](MinibatchEpoch const &e, MinibatchResult const &) {
+    char extra[96];
+    std::snprintf(extra, sizeof extra, "  (%lld batches, sampling %.3f s)",
+                  static_cast<long long>(e.batches), e.sample_seconds);
+    epoch_log(EpochRecord{e.epoch, e.loss, e.train_acc, e.valid_acc, e.test_acc, e.valid_loss, c.lr,
+                          e.seconds + e.eval_seconds},
+              extra);
+  };
+  // TT rows follow the ordering (holes under metis-hier); a full table has one row per node
+  const HostIds rows = tt ? o.ordering.new_to_row() : HostIds();
+  const auto t_train = Clock::now();
+  const MinibatchResult r =
+      train_minibatch(space, pdata, m, rows, tt ? o.shape.num_rows : 0, report);
+  RunResult out;
+  out.train_time_s = since(t_train);
+  for (auto const &e : r.epochs) {
+    EpochRecord h{e.epoch,    e.loss,       e.train_acc, e.valid_acc,
+                  e.test_acc, e.valid_loss, c.lr,        e.seconds + e.eval_seconds};
+    h.train_seconds = e.seconds;
+    h.eval_seconds = e.eval_seconds;
+    out.history.push_back(h);
+  }
+  out.stop = r.stop_reason == "non_finite_loss"  ? StopReason::nonfinite
+             : r.stop_reason == "early_stopping" ? StopReason::early_stopping
+                                                 : StopReason::completed;
+  if (out.stop == StopReason::nonfinite)
+    out.message = "the training loss was NaN/Inf; training stopped before that update";
+  out.metric = metric;
+  out.train_score = r.train_acc;
+  out.valid_score = r.valid_acc;
+  out.test_score = r.test_acc;
+  out.best_epoch = r.best_epoch;
+  out.first_epoch = r.first_epoch;
+  out.last_epoch = r.epochs.empty() ? r.first_epoch - 1 : r.epochs.back().epoch;
+  out.checkpoint_epoch = r.checkpoint_epoch;
+  out.gnn_params = r.gnn_params;
+  out.embedding_params = r.embedding_params;
+  out.embedding_dim = uses_tt(c.input) || uses_full_table(c.input) ? c.embedding.dim : 0;
+  out.epoch_time_s = r.epoch_time_s;
+  out.eval_time_s = r.eval_time_s;
+  out.epoch_time_mean_s = r.epoch_time_mean_s;
+  out.batch_time_s = r.batch_time_s;
+  out.batches_per_epoch = r.batches_per_epoch;
+  return out;
+}
+
+RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
+              RunLog const &log, bool evaluate_only) {
+  const auto t0 = Clock::now();
+  check_run_config(c);
+  if (evaluate_only && c.minibatch_mode())
+    throw ConfigError(c.checkpoint + ": a checkpoint of mini-batch training; evaluating one "
+                                     "is not implemented (ttgnn predict reads full-batch "
+                                     "checkpoints)");
+  if (log) {
+    const NodeMetric metric = metric_of(c, data.is_multilabel());
+    log("evaluator: " + display_name(metric) + " (" + to_string(metric) + ") on " +
+        std::to_string(data.num_classes) +
+        (data.is_multilabel() ? " binary tasks (multi-label; sigmoid + binary cross-entropy)"
+                              : " classes (softmax cross-entropy)"));
+  }
+  const Ordered o = order_nodes(data, c, log);
+  RunResult r = c.minibatch_mode() ? run_minibatch(space, data, c, o, log)
+                                   : run_full_batch(space, data, c, o, log, evaluate_only);
+  fill_sizes(r, data);
+  r.table_rows = uses_tt(c.input) || uses_full_table(c.input) ? o.table_rows : 0;
+  r.has_tt = uses_tt(c.input);
+  r.tt_shape = o.shape;
+  r.metis_cut = o.ordering.metis_cut;
+  r.order_time_s = o.ordering.seconds;
+  r.peak_rss_mb = peak_rss_mb();
+  r.total_time_s = since(t0);
+  if (!c.metrics_out.empty())
+    write_metrics_csv(c.metrics_out, r);
+  return r;
+}
+
+} // namespace
+
+RunResult run_training(Space const &space, Dataset<std::int32_t> const &data,
+                       RunConfig const &config, RunLog const &log) {
+  return run(space, data, config, log, false);
+}
+
+RunResult evaluate_checkpoint(Space const &space, Dataset<std::int32_t> const &data,
+                              RunConfig const &config, RunLog const &log) {
+  if (config.checkpoint.empty())
+    throw ConfigError("evaluate_checkpoint: no checkpoint given");
+  return run(space, data, config, log, true);
+}
+
+RunConfig checkpoint_run_config(std::string const &path) {
+  const Checkpoint ck = Checkpoint::load(path);
+  if (!ck.has("run_config"))
+    throw ConfigError(path + ": the checkpoint holds no run settings (written by mini-batch "
+                             "training or by a trainer used directly); ttgnn predict reads "
+                             "checkpoints of full-batch ttgnn train / ogb runs");
+  return run_config_from_text(ck.get_string("run_config"));
+}
+
+} // namespace ttgnn
