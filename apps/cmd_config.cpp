@@ -28,6 +28,9 @@ int run_config(int argc, char const *const *argv) {
   std::cout << "\n"
             << "default execution space " << info.default_execution_space << "\n"
             << "host threads            " << info.host_threads << "\n"
+            << "OpenMP wait policy      "
+            << (info.omp_wait_policy.empty() ? "unset (spin, then sleep)" : info.omp_wait_policy)
+            << "\n"
             << "BLAS (KokkosKernels)    " << info.blas.vendor << " ("
             << (info.blas.library.empty() ? "not loaded" : info.blas.library) << ")"
             << (info.blas.gemm_ok ? "" : " GEMM SELF-CHECK FAILED") << "\n";

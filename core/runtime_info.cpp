@@ -84,6 +84,8 @@ RuntimeInfo runtime_info() {
 #endif
   info.default_execution_space = Kokkos::DefaultExecutionSpace::name();
   info.host_threads = compat::concurrency(Kokkos::DefaultHostExecutionSpace());
+  if (char const *policy = std::getenv("OMP_WAIT_POLICY"))
+    info.omp_wait_policy = policy;
   info.blas = blas_info();
   return info;
 }
@@ -95,6 +97,7 @@ std::string to_json(RuntimeInfo const &info) {
   json.field("backends", info.backends);
   json.field("default_execution_space", info.default_execution_space);
   json.field("host_threads", info.host_threads);
+  json.field("omp_wait_policy", info.omp_wait_policy);
   json.field("blas_vendor", info.blas.vendor);
   json.field("blas_library", info.blas.library);
   json.field("blas_config", info.blas.config);

@@ -26,6 +26,8 @@ struct RuntimeInfo {
   std::vector<std::string> backends;   ///< enabled Kokkos backends, e.g. {"Serial", "OpenMP"}
   std::string default_execution_space; ///< Kokkos::DefaultExecutionSpace::name()
   int host_threads = 0;                ///< concurrency of the default host execution space
+  /// OMP_WAIT_POLICY as the OpenMP runtime saw it ("" = unset: libgomp spins, then sleeps).
+  std::string omp_wait_policy;
   BlasInfo blas;
 };
 
