@@ -7,6 +7,7 @@
 #include "apps/commands.hpp"
 #include "apps/minibatch_pipeline.hpp"
 #include "apps/train_pipeline.hpp"
+#include "core/communicator.hpp"
 #include "core/error.hpp"
 #include "models/classification_metrics.hpp"
 
@@ -29,9 +30,18 @@ int run_train(int argc, char const *const *argv) {
     throw ConfigError("--tt-backward " + settings.tt_backward +
                       " is not implemented for mini-batch training (--batch-size): it always "
                       "uses the deterministic backward");
+  // Under mpirun: data-parallel mini-batch training (docs/DISTRIBUTED.md); rank 0 reports.
+  const Communicator world = Communicator::world();
+  if (world.distributed() && minibatch.batch_size == 0)
+    throw ConfigError("full-batch training does not run on several MPI ranks (every rank would "
+                      "repeat the whole-graph forward); add --batch-size B for data-parallel "
+                      "mini-batch training");
+  std::FILE *progress = world.rank() == 0 ? stderr : nullptr;
   const TrainRunSummary sum = minibatch.batch_size > 0
-                                  ? run_minibatch_training(settings, minibatch, stderr)
-                                  : run_full_batch_training(settings, stderr);
+                                  ? run_minibatch_training(settings, minibatch, progress)
+                                  : run_full_batch_training(settings, progress);
+  if (world.rank() != 0)
+    return sum.status == "nonfinite" ? 4 : 0;
   if (!opts.get_flag("json")) {
     std::printf("test %s %.4f (valid %.4f, train %.4f) at epoch %d of %d [%s]\n",
                 display_name(parse_node_metric(sum.metric)).c_str(), sum.test_acc, sum.valid_acc,

@@ -200,6 +200,7 @@ ExperimentResult run_minibatch(Dataset<std::int32_t> const &data, ExperimentSett
   o.input.init_std = s.init_std;
   o.input.lr = s.emb_lr >= 0 ? s.emb_lr : s.lr;
   o.input.seed = s.seed;
+  o.communicator = Communicator::world(); // mpirun -np P: data parallel over the P ranks
   if (o.input.kind == MinibatchInputKind::tt || o.input.kind == MinibatchInputKind::feat_tt) {
     const TtShape shape = tt_shape_for(s, num_rows, n_from_order);
     o.input.tt_n = shape.n;
@@ -235,6 +236,10 @@ ExperimentResult run_minibatch(Dataset<std::int32_t> const &data, ExperimentSett
   out.batches_per_epoch = r.batches_per_epoch;
   out.first_epoch = r.first_epoch;
   out.checkpoint_epoch = r.checkpoint_epoch;
+  out.batch_time_s = r.batch_time_s;
+  out.ranks = r.ranks;
+  out.comm_bytes_per_step = r.comm_bytes_per_step;
+  out.comm_seconds_per_step = r.comm_seconds_per_step;
   return out;
 }
 

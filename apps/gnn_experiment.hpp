@@ -82,6 +82,10 @@ struct ExperimentResult {
   std::int64_t batches_per_epoch = 0; ///< mini-batch only
   int first_epoch = 1;                ///< mini-batch: first epoch run (> 1 after a resume)
   int checkpoint_epoch = 0;           ///< mini-batch: epoch in the checkpoint file (0: none)
+  double batch_time_s = 0;            ///< mini-batch: median time per batch
+  int ranks = 1;                      ///< mini-batch: MPI ranks (docs/DISTRIBUTED.md)
+  double comm_bytes_per_step = 0;     ///< mini-batch: bytes this rank handed to MPI per step
+  double comm_seconds_per_step = 0;   ///< mini-batch: time in those collectives per step
 };
 
 /// \brief Runs \p settings on \p data (original ids; permuted inside). Progress lines (one per

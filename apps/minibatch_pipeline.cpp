@@ -6,6 +6,7 @@
 #include "apps/svg_plot.hpp"
 #include "core/error.hpp"
 #include "core/atomic_file.hpp"
+#include "core/communicator.hpp"
 #include "core/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
 #include "graph/neighbor_sampler.hpp"
@@ -153,7 +154,9 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
     report = [&](std::string const &line) { std::fprintf(progress, "%s\n", line.c_str()); };
   const ExperimentResult r = run_experiment(data, e, report);
 
-  if (!s.metrics_out.empty()) {
+  // several MPI ranks: rank 0 writes the files (every rank holds the same results)
+  const bool root = Communicator::world().rank() == 0;
+  if (root && !s.metrics_out.empty()) {
     std::string csv =
         "epoch,loss,train_" + r.metric + ",valid_" + r.metric + ",test_" + r.metric + ",seconds\n";
     for (auto const &h : r.history)
@@ -162,7 +165,7 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
              JsonWriter::number(h.test_acc) + "," + JsonWriter::number(h.seconds) + "\n";
     write_file_atomic(s.metrics_out, csv);
   }
-  if (!s.curve_svg.empty()) {
+  if (root && !s.curve_svg.empty()) {
     PlotPanel loss, acc;
     loss.title = "training loss";
     const std::string metric_name = display_name(parse_node_metric(r.metric));
@@ -242,6 +245,10 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
     j.field("checkpoint_every", s.checkpoint_every);
     j.field("checkpoint_epoch", r.checkpoint_epoch);
     j.field("resume", s.resume);
+    j.field("batch_time_s", r.batch_time_s);
+    j.field("ranks", r.ranks);
+    j.field("comm_bytes_per_step", r.comm_bytes_per_step);
+    j.field("comm_seconds_per_step", r.comm_seconds_per_step);
   }
   j.field("train_time_s", r.train_seconds);
   j.field("load_time_s", info.seconds);
