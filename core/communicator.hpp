@@ -108,6 +108,7 @@ void allreduce_sum(ExecutionSpace const &space, Communicator const &comm, View c
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
     comm.allreduce_sum(host.data(), n);
     Kokkos::deep_copy(space, view, host);
+    space.fence(); // the host copy ends here
   }
 }
 
