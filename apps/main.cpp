@@ -1,7 +1,9 @@
 // The `ttgnn` command-line program: one binary, one subcommand per file.
 #include "apps/commands.hpp"
+#include "core/communicator.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/mpi_session.hpp"
 #include "ttgnn_config.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -46,6 +48,16 @@ void usage(std::FILE *out) {
   std::fprintf(out, "\n'ttgnn <command> --help' lists the options of a command.\n");
 }
 
+/// Under mpirun with several ranks, an error on one rank ends the whole job (MPI_Abort) so
+/// that the others do not wait for it in a collective; returns \p code otherwise.
+int fail(ttgnn::Communicator const &world, int code) {
+  if (world.distributed()) {
+    std::fflush(stderr);
+    world.abort(code);
+  }
+  return code;
+}
+
 /// `ttgnn --version`: no Kokkos initialisation needed (`ttgnn config` says more).
 int print_version() {
   std::printf("ttgnn %s\nKokkos %s\n", TTGNN_VERSION_STRING,
@@ -84,6 +96,18 @@ int main(int argc, char *argv[]) {
     usage(stderr);
     return 2;
   }
+  // Under an MPI launcher (mpirun -np P ttgnn train ...), MPI starts before Kokkos and ends
+  // after it; a plain run never touches MPI (core/mpi_session.hpp).
+  ttgnn::MpiSession mpi(&argc, &argv);
+  const ttgnn::Communicator world = ttgnn::Communicator::world();
+  if (world.distributed() && std::strcmp(command->name, "train") != 0) {
+    if (world.rank() == 0)
+      std::fprintf(stderr,
+                   "ttgnn %s: error: only 'ttgnn train --batch-size B' runs on several "
+                   "MPI ranks (launched on %d)\n",
+                   command->name, world.size());
+    return 1;
+  }
   // Kokkos::initialize prints its own help on --help/-h, so it never sees them: they are put
   // back after it has removed the --kokkos-* arguments.
   bool help = false;
@@ -104,16 +128,17 @@ int main(int argc, char *argv[]) {
   try {
     return command->run(static_cast<int>(args.size()) - 2, args.data() + 2);
   } catch (ttgnn::Error const &e) {
-    std::fprintf(stderr, "ttgnn %s: error: %s\n", command->name, e.what());
-    return 1;
+    std::fprintf(stderr, "ttgnn %s: error%s: %s\n", command->name,
+                 world.distributed() ? (" on " + world.describe()).c_str() : "", e.what());
+    return fail(world, 1);
   } catch (std::bad_alloc const &e) { // e.g. a node count far beyond this machine's memory
     std::fprintf(stderr,
                  "ttgnn %s: error: out of memory (%s): the input asks for more than this "
                  "machine has; check the node count and dimensions\n",
                  command->name, e.what());
-    return 1;
+    return fail(world, 1);
   } catch (std::exception const &e) {
     std::fprintf(stderr, "ttgnn %s: internal error: %s\n", command->name, e.what());
-    return 3;
+    return fail(world, 3);
   }
 }

@@ -3,6 +3,7 @@
 #include "apps/cli_options.hpp"
 #include "apps/svg_plot.hpp"
 #include "core/atomic_file.hpp"
+#include "core/communicator.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "core/path_checks.hpp"
@@ -264,11 +265,15 @@ int train_and_report(RunConfig c, FrontEnd const &front, std::string const &titl
                      std::string const &json_prefix) {
   check_run_config(c); // before any work: a bad value or path fails now, not after training
   require_output_file("--curve-svg", front.curve_svg);
-  const RunLog log = stderr_log(front);
+  // Under mpirun (data-parallel mini-batches, docs/DISTRIBUTED.md) rank 0 speaks and writes.
+  const bool speaker = Communicator::world().rank() == 0;
+  const RunLog log = speaker ? stderr_log(front) : RunLog();
   const LoadedData loaded = load_run_data(c, log);
   c.data.split = loaded.split;
   RunResult r = run_training(Kokkos::DefaultExecutionSpace(), loaded.data, c, log);
   r.load_time_s = loaded.seconds;
+  if (!speaker)
+    return r.stop == StopReason::nonfinite ? 4 : 0;
   if (r.stop == StopReason::nonfinite) // said even with --quiet: the exit code is 4
     std::fprintf(stderr, "ttgnn: %s\n", r.message.c_str());
   if (!front.curve_svg.empty())

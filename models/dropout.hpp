@@ -7,6 +7,12 @@
 /// The mask of call number `step` is a pure function of (seed, step, entry index) (splitmix64,
 /// counter-based), so it is the same for any thread count and any execution space, and a run
 /// resumed with set_step reproduces the masks of an uninterrupted one.
+///
+/// Row keys (set_row_keys): the entry index of row i is then row_keys(i) * columns + j instead
+/// of i * columns + j, i.e. the mask of a row is that of the row's node in the full-graph
+/// table. Mini-batch training keys the rows by their global node ids, so a node's mask does not
+/// depend on its position in the batch (or on which rank of a distributed run holds it); with
+/// the identity keys the masks are those of unkeyed rows.
 
 #include "core/error.hpp"
 #include "models/layer.hpp"
@@ -43,6 +49,8 @@ public:
   std::uint64_t step() const { return step_; }
   /// Sets the next mask's number (resume, or replaying one mask in a gradient check).
   void set_step(std::uint64_t step) { step_ = step; }
+  /// Keys of the rows of the next training forwards (see the file comment); empty: row i.
+  void set_row_keys(Kokkos::View<const std::int64_t *, memory_space> keys) { keys_ = keys; }
 
   /// \brief y = x * mask / (1 - p) in training (draws mask number step(), then step() + 1);
   /// y = x in evaluation or when p == 0.
@@ -63,6 +71,11 @@ public:
     if (static_cast<std::int64_t>(mask_.extent(0)) != n)
       mask_ = Kokkos::View<std::uint8_t *, memory_space>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::dropout::mask"), n);
+    const bool keyed = keys_.extent(0) > 0;
+    if (keyed && static_cast<std::int64_t>(keys_.extent(0)) != rows_)
+      throw ConfigError("ttgnn::Dropout::forward: " + std::to_string(keys_.extent(0)) +
+                        " row keys for " + std::to_string(rows_) + " rows");
+    auto keys = keys_;
     auto mask = mask_;
     const Scalar scale = Scalar(1.0 / (1.0 - p_));
     const std::uint64_t key = layer_rng::mix64(layer_rng::mix64(seed_) ^ layer_rng::mix64(step_));
@@ -75,8 +88,9 @@ public:
     Kokkos::parallel_for(
         "ttgnn::dropout::forward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
         KOKKOS_LAMBDA(std::int64_t k) {
+          const std::int64_t entry = keyed ? keys(k / m) * m + k % m : k;
           const bool keep =
-              (layer_rng::mix64(key ^ layer_rng::mix64(static_cast<std::uint64_t>(k))) >> 11) >=
+              (layer_rng::mix64(key ^ layer_rng::mix64(static_cast<std::uint64_t>(entry))) >> 11) >=
               threshold;
           mask(k) = keep ? 1 : 0;
           yp[k] = keep ? xp[k] * scale : Scalar(0);
@@ -115,6 +129,7 @@ private:
   bool dropped_ = false;
   std::int64_t rows_ = 0, cols_ = 0;
   Kokkos::View<std::uint8_t *, memory_space> mask_;
+  Kokkos::View<const std::int64_t *, memory_space> keys_;
 };
 
 } // namespace ttgnn

@@ -196,6 +196,18 @@ public:
       dropout_[i].set_step(s[i]);
   }
 
+  /// \brief Keys of the dropout rows (models/dropout.hpp): keys[l] keys the input rows of
+  /// layer l (the global node ids of a sampled batch's layer-l nodes); an empty list restores
+  /// the unkeyed rows. Used by the following training forwards.
+  using key_view = Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>;
+  void set_dropout_row_keys(std::vector<key_view> const &keys) {
+    if (!keys.empty() && static_cast<int>(keys.size()) != config_.num_layers)
+      throw ConfigError("GnnModel::set_dropout_row_keys: " + std::to_string(keys.size()) +
+                        " key lists for " + std::to_string(config_.num_layers) + " layers");
+    for (std::size_t l = 0; l < dropout_.size(); ++l)
+      dropout_[l].set_row_keys(keys.empty() ? key_view() : keys[l]);
+  }
+
   /// \brief Forward through all layers; returns the logits (owned by the model, valid until
   /// the next forward). \param ops one operator for all layers, or one per layer.
   /// \param x input rows (ops[0].num_cols x in_features), kept unchanged until backward.

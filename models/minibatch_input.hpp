@@ -280,15 +280,38 @@ public:
     return {};
   }
 
+  /// The dense gradients of the embedding (the TT cores'; empty for a full table, whose
+  /// gradient is row-sparse, and for plain features), for summing over ranks.
+  std::vector<Kokkos::View<Scalar *, memory_space>> dense_gradients() const {
+    if (tt_)
+      return tt_->gradients();
+    return {};
+  }
+
   void zero_grad(ExecutionSpace const &space) {
     if (full_)
       full_->zero_grad(space);
     if (tt_)
       tt_->zero_grad(space);
+    reduced_ids_ = {};
+    reduced_rows_ = {};
+    has_reduced_ = false;
+  }
+  /// \brief Replaces the full table's row-sparse gradient (ids ascending and distinct, e.g. the
+  /// sum over ranks) for the next step(); zero_grad() drops it.
+  void set_sparse_gradient(Kokkos::View<const std::int64_t *, memory_space> ids,
+                           Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space> rows) {
+    if (!full_)
+      throw ConfigError("MinibatchInput::set_sparse_gradient: the input has no full table");
+    reduced_ids_ = ids;
+    reduced_rows_ = rows;
+    has_reduced_ = true;
   }
   /// One optimizer step of the embedding (row-sparse Adam / Adam on the cores).
   void step(ExecutionSpace const &space) {
-    if (full_)
+    if (full_ && has_reduced_)
+      sparse_adam_->step(space, reduced_ids_, reduced_rows_);
+    else if (full_)
       sparse_adam_->step(space, full_->sparse_ids(), full_->sparse_rows());
     if (adam_)
       adam_->step(space);
@@ -362,6 +385,10 @@ private:
   std::unique_ptr<TtEmbedding<Scalar, ExecutionSpace>> tt_;
   std::unique_ptr<SparseAdam<Scalar, ExecutionSpace>> sparse_adam_;
   std::unique_ptr<TrainerAdam<Scalar, ExecutionSpace>> adam_;
+  // set_sparse_gradient's rows (used by step() instead of the table's own)
+  Kokkos::View<const std::int64_t *, memory_space> reduced_ids_;
+  Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space> reduced_rows_;
+  bool has_reduced_ = false;
 };
 
 } // namespace ttgnn

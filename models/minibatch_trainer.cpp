@@ -9,6 +9,7 @@
 #include "models/block_operator.hpp"
 #include "models/checkpoint.hpp"
 #include "models/gnn_model.hpp"
+#include "models/gradient_allreduce.hpp"
 #include "models/layerwise_inference.hpp"
 #include "models/node_targets.hpp"
 #include "models/training_common.hpp"
@@ -99,9 +100,43 @@ void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions cons
                       "' needs a split with train, valid and test nodes");
   if (data.num_classes < 1 || data.labels.extent(0) != static_cast<std::size_t>(data.num_nodes()))
     throw ConfigError("mini-batch training: the dataset '" + data.name + "' has no labels");
+  if (o.batch_norm && o.communicator.distributed())
+    throw ConfigError("mini-batch training on " + std::to_string(o.communicator.size()) +
+                      " ranks: BatchNorm (--batch-norm) normalises by per-batch statistics, which "
+                      "each rank would compute over its own slice only; train on one rank or "
+                      "drop --batch-norm");
 }
 
 } // namespace
+
+// Named, not anonymous: nvcc wants the enclosing function of a device lambda to be addressable.
+namespace minibatch_detail {
+
+/// a *= f (the loss gradient of a rank's slice, scaled to the global batch).
+template <class ExecutionSpace, class MatrixView, class Scalar>
+void scale_matrix(ExecutionSpace const &space, MatrixView const &a, Scalar f) {
+  const std::int64_t c = static_cast<std::int64_t>(a.extent(1));
+  Kokkos::parallel_for(
+      "ttgnn::minibatch::scale_grad_logits",
+      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(a.extent(0)) * c),
+      KOKKOS_LAMBDA(std::int64_t k) { a(k / c, k % c) *= f; });
+}
+
+/// A rank with no seeds in a batch (more ranks than seeds): zero gradients, and the dropout
+/// counters advance as if it had run the forward, so every replica stays in step.
+template <class ExecutionSpace, class Model, class Input>
+void empty_share_step(ExecutionSpace const &space, Model &model, Input &input,
+                      MinibatchTrainOptions const &o) {
+  model.zero_grad(space);
+  input.zero_grad(space);
+  std::vector<std::uint64_t> steps = model.rng_state();
+  for (std::size_t l = 0; l < steps.size(); ++l)
+    if ((l == 0 ? o.input_dropout : o.dropout) > 0.0)
+      ++steps[l];
+  model.set_rng_state(steps);
+}
+
+} // namespace minibatch_detail
 
 template <class ExecutionSpace>
 MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
@@ -145,6 +180,17 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       o.adamw ? OptimizerKind::adamw : OptimizerKind::adam);
   using view_type = Kokkos::View<Scalar *, memory_space>;
   BestSnapshot<view_type> best;
+  // Data parallelism (see the header): this rank's slice of every batch, one all-reduce of the
+  // dense gradients (GNN + TT cores) per step.
+  Communicator const &comm = o.communicator;
+  const std::int64_t num_ranks = comm.size(), my_rank = comm.rank();
+  GradientAllreduce<Scalar, ExecutionSpace> gradient_sum;
+  if (comm.distributed()) {
+    std::vector<view_type> dense = model.gradients();
+    for (auto const &g : input.dense_gradients())
+      dense.push_back(g);
+    gradient_sum = GradientAllreduce<Scalar, ExecutionSpace>(dense);
+  }
 
   const NodeMetric metric = resolve_metric(o.metric, data.is_multilabel());
   NodeTargets<ExecutionSpace> targets;
@@ -217,13 +263,15 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     for (auto const &e : result.epochs)
       append(hist, e);
     ck.put("history", hist);
-    ck.save(o.checkpoint_path);
+    if (my_rank == 0) // replicas are identical: one writer
+      ck.save(o.checkpoint_path);
     result.checkpoint_epoch = epoch;
   };
   int start = 0;
   if (!o.checkpoint_path.empty()) {
     // Leftovers of checkpoint writes killed mid-way are never read; clear them.
-    remove_stale_temporaries(o.checkpoint_path);
+    if (my_rank == 0)
+      remove_stale_temporaries(o.checkpoint_path);
     if (o.resume && checkpoint_exists(o.checkpoint_path)) {
       const std::string &path = o.checkpoint_path;
       const Checkpoint ck = Checkpoint::load(path);
@@ -251,8 +299,28 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       if (stopped)
         result.stop_reason = "early_stopping";
     }
+    if (comm.distributed() && o.resume &&
+        comm.min(std::int64_t(start)) != comm.max(std::int64_t(start)))
+      throw InputError(o.checkpoint_path + ": the ranks resume from different epochs (" +
+                       comm.describe() + " from epoch " + std::to_string(start) +
+                       "); the checkpoint file must be visible to every rank");
   }
   result.first_epoch = start + 1;
+  result.ranks = static_cast<int>(num_ranks);
+  result.allreduce_values = gradient_sum.size();
+  std::int64_t comm_steps = 0, comm_bytes = 0;
+  double comm_seconds = 0;
+  // every rank's gradients = their sum over the ranks (nothing on one rank)
+  auto sum_gradients = [&] {
+    if (!comm.distributed())
+      return;
+    gradient_sum.allreduce(space, comm);
+    if (auto const *table = input.full()) {
+      const auto summed = allreduce_sparse_rows<Scalar>(space, comm, table->sparse_ids(),
+                                                        table->sparse_rows(), input.options().dim);
+      input.set_sparse_gradient(summed.ids, summed.rows);
+    }
+  };
 
   for (int epoch = start + 1; epoch <= o.epochs && !stopped; ++epoch) {
     MinibatchEpoch rec;
@@ -262,10 +330,33 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     model.set_training(true);
     double loss_sum = 0;
     bool finite = true;
+    const std::int64_t comm_bytes_before = comm.bytes();
+    const double comm_seconds_before = comm.seconds();
     for (std::int64_t b = 0; b < run_batches; ++b) {
       const auto t_batch = clock::now();
-      const std::int64_t first = b * o.batch_size;
-      const std::int64_t last = std::min(num_train, first + o.batch_size);
+      const std::int64_t batch_first = b * o.batch_size;
+      const std::int64_t batch_seeds =
+          std::min(num_train, batch_first + o.batch_size) - batch_first;
+      // this rank's contiguous slice of the batch (the whole batch on one rank)
+      const std::int64_t first = batch_first + batch_seeds * my_rank / num_ranks;
+      const std::int64_t last = batch_first + batch_seeds * (my_rank + 1) / num_ranks;
+      const std::int64_t m = last - first;
+      if (m == 0) { // more ranks than seeds in this batch: contribute nothing, stay in step
+        minibatch_detail::empty_share_step(space, model, input, o);
+        double loss = comm.sum(0.0) / double(batch_seeds);
+        if (!std::isfinite(loss)) {
+          finite = false;
+          break;
+        }
+        loss_sum += loss;
+        sum_gradients();
+        optimizer->step(space);
+        input.step(space);
+        space.fence();
+        ++rec.batches;
+        batch_times.push_back(since(t_batch));
+        continue;
+      }
       Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds =
           Kokkos::subview(order, std::make_pair(first, last));
       const auto t_sample = clock::now();
@@ -283,8 +374,17 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       matrix_type x0(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::x0"), n_in,
                      input.dim());
       input.forward(space, ids, x0);
+      {
+        // dropout masks keyed by global node ids: the same whichever rank or position holds a
+        // node (the layer-l nodes are a prefix of the input nodes)
+        std::vector<typename decltype(model)::key_view> keys;
+        for (int l = 0; l < o.num_layers; ++l)
+          keys.push_back(Kokkos::subview(
+              ids, std::make_pair(std::int64_t(0),
+                                  static_cast<std::int64_t>(batch.nodes[l].extent(0)))));
+        model.set_dropout_row_keys(keys);
+      }
       matrix_type const &logits = model.forward(space, ops, x0);
-      const std::int64_t m = last - first;
       // the seeds are the first input nodes: their targets become rows 0 .. m-1
       const NodeTargets<ExecutionSpace> batch_targets = gather_targets(space, targets, ids, m);
       Kokkos::View<std::int64_t *, memory_space> subset(
@@ -292,7 +392,9 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       Kokkos::parallel_for(
           "ttgnn::minibatch::subset", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
           KOKKOS_LAMBDA(std::int64_t i) { subset(i) = i; });
-      const double loss = loss_fn.forward(space, logits, batch_targets, subset);
+      double loss = loss_fn.forward(space, logits, batch_targets, subset);
+      if (comm.distributed()) // the batch's mean loss: slices weighted by their seeds
+        loss = comm.sum(loss * double(m)) / double(batch_seeds);
       if (!std::isfinite(loss)) {
         finite = false;
         break;
@@ -302,6 +404,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::grad_logits"),
           logits.extent(0), logits.extent(1));
       loss_fn.backward(space, grad_logits);
+      if (m != batch_seeds) // d(batch mean)/d(slice mean) = slice seeds / batch seeds
+        minibatch_detail::scale_matrix(space, grad_logits, Scalar(double(m) / double(batch_seeds)));
       optimizer->zero_grad(space);
       input.zero_grad(space);
       matrix_type grad_x0;
@@ -311,6 +415,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
             input.dim());
       model.backward(space, grad_logits, grad_x0);
       input.backward(space, grad_x0);
+      sum_gradients();
       optimizer->step(space);
       input.step(space);
       space.fence();
@@ -318,6 +423,15 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       batch_times.push_back(since(t_batch));
     }
     rec.seconds = since(t_epoch);
+    comm_bytes += comm.bytes() - comm_bytes_before;
+    comm_seconds += comm.seconds() - comm_seconds_before;
+    comm_steps += rec.batches;
+    if (comm.distributed()) { // the slowest rank's time; work summed over the ranks
+      rec.seconds = comm.max(rec.seconds);
+      rec.sample_seconds = comm.max(rec.sample_seconds);
+      rec.sampled_edges = comm.sum(rec.sampled_edges);
+      rec.input_rows = comm.sum(rec.input_rows);
+    }
     rec.loss = rec.batches > 0 ? loss_sum / rec.batches : 0.0;
     if (!finite) {
       result.stop_reason = "non_finite_loss";
@@ -389,6 +503,10 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     total += t;
   result.epoch_time_mean_s = total_times.empty() ? 0.0 : total / double(total_times.size());
   result.peak_rss_mb = peak_rss_mb();
+  if (comm_steps > 0) {
+    result.comm_bytes_per_step = double(comm_bytes) / double(comm_steps);
+    result.comm_seconds_per_step = comm_seconds / double(comm_steps);
+  }
   return result;
 }
 

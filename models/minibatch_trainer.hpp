@@ -24,7 +24,21 @@
 /// and early-stopping state, the selected parameters and the history. The shuffle and the
 /// sampled blocks are functions of (seed, epoch, batch), so a run resumed from epoch k
 /// reaches bitwise the result of an uninterrupted one (same seed and thread count).
+///
+/// Data parallelism (MinibatchTrainOptions::communicator with P > 1 ranks, docs/DISTRIBUTED.md):
+/// every rank holds the whole graph, the model and the embedding; rank r takes the r-th of P
+/// contiguous slices of each global batch of seeds, samples and runs its slice, and scales its
+/// loss gradient by (its seeds / batch seeds); the dense gradients (GNN and TT cores) are
+/// summed with one all-reduce per step, the full table's touched rows are exchanged and summed
+/// per row, then every rank takes the same optimizer step. The sampler's streams are per
+/// (epoch, batch, layer, node) and the dropout masks are keyed by global node id (also on one
+/// rank), so P ranks reach the parameters of one process with the same batch size and seed up
+/// to floating-point summation order. BatchNorm (batch statistics) is refused with P > 1.
+/// The training loss is reduced over the ranks; evaluation runs on every rank (identical
+/// replicas give identical scores); only rank 0 writes checkpoints, and on resume every rank
+/// reads the checkpoint file (it must be visible to all ranks).
 
+#include "core/communicator.hpp"
 #include "core/peak_memory.hpp" // peak_rss_mb, reported in MinibatchResult
 #include "graph/dataset.hpp"
 #include "models/minibatch_input.hpp"
@@ -76,6 +90,8 @@ struct MinibatchTrainOptions {
   bool resume = false;         ///< continue from checkpoint_path when it exists
   /// Extra text stored in checkpoints that must match on resume (data and settings).
   std::string fingerprint;
+  /// Ranks of data-parallel training (see the file comment); serial by default.
+  Communicator communicator;
 };
 
 /// \brief What happened in one epoch.
@@ -112,6 +128,11 @@ struct MinibatchResult {
   double peak_rss_mb = 0;
   int first_epoch = 1;      ///< first epoch run by this call (> 1 after a resume)
   int checkpoint_epoch = 0; ///< epoch stored in the checkpoint file now (0: none)
+  // Data parallelism (0 on one rank, where nothing is communicated).
+  int ranks = 1;                     ///< ranks of the communicator
+  double comm_bytes_per_step = 0;    ///< bytes this rank handed to MPI per optimizer step
+  double comm_seconds_per_step = 0;  ///< time in those collectives per step (waits included)
+  std::int64_t allreduce_values = 0; ///< dense gradient values summed per step
 };
 
 /// Called after every epoch (progress lines).

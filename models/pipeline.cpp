@@ -1,6 +1,7 @@
 // Order -> input -> model -> train (full batch or mini-batch) -> outputs (models/pipeline.hpp).
 #include "models/pipeline.hpp"
 
+#include "core/communicator.hpp"
 #include "core/error.hpp"
 #include "core/peak_memory.hpp"
 #include "graph/hierarchical_partition.hpp"
@@ -331,6 +332,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   m.checkpoint_path = c.checkpoint;
   m.checkpoint_every = c.checkpoint_every;
   m.resume = c.resume;
+  m.communicator = Communicator::world(); // mpirun -np P: data parallel (docs/DISTRIBUTED.md)
   m.fingerprint = fingerprint(data, c, o);
   m.seed = c.seed;
   m.metric = c.metric ? to_string(*c.metric) : std::string();
@@ -392,6 +394,9 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   out.epoch_time_mean_s = r.epoch_time_mean_s;
   out.batch_time_s = r.batch_time_s;
   out.batches_per_epoch = r.batches_per_epoch;
+  out.ranks = r.ranks;
+  out.comm_bytes_per_step = r.comm_bytes_per_step;
+  out.comm_seconds_per_step = r.comm_seconds_per_step;
   return out;
 }
 
@@ -399,6 +404,11 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
               RunLog const &log, bool evaluate_only) {
   const auto t0 = Clock::now();
   check_run_config(c);
+  const Communicator world = Communicator::world();
+  if (world.distributed() && !c.minibatch_mode())
+    throw ConfigError("full-batch training does not run on several MPI ranks (every rank would "
+                      "repeat the whole-graph forward); add --batch-size B for data-parallel "
+                      "mini-batch training");
   if (evaluate_only && c.minibatch_mode())
     throw ConfigError(c.checkpoint + ": a checkpoint of mini-batch training; evaluating one "
                                      "is not implemented (ttgnn predict reads full-batch "
@@ -421,7 +431,7 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
   r.order_time_s = o.ordering.seconds;
   r.peak_rss_mb = peak_rss_mb();
   r.total_time_s = since(t0);
-  if (!c.metrics_out.empty())
+  if (!c.metrics_out.empty() && world.rank() == 0) // every rank holds the same history
     write_metrics_csv(c.metrics_out, r);
   return r;
 }

@@ -51,6 +51,9 @@ std::string run_json(RunResult const &r, RunConfig const &c) {
   if (c.minibatch_mode()) {
     j.field("batch_time_s", r.batch_time_s);
     j.field("batches_per_epoch", static_cast<long long>(r.batches_per_epoch));
+    j.field("ranks", r.ranks);
+    j.field("comm_bytes_per_step", r.comm_bytes_per_step);
+    j.field("comm_seconds_per_step", r.comm_seconds_per_step);
   }
   j.field("train_time_s", r.train_time_s);
   j.field("load_time_s", r.load_time_s);

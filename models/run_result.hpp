@@ -46,6 +46,10 @@ struct RunResult {
   double batch_time_s = 0;      ///< mini-batch: median time per batch
   std::int64_t batches_per_epoch = 0;
   double peak_rss_mb = 0;
+  // mini-batch under MPI (docs/DISTRIBUTED.md)
+  int ranks = 1;                            ///< ranks that trained together
+  double comm_bytes_per_step = 0;           ///< bytes this rank handed to MPI per optimizer step
+  double comm_seconds_per_step = 0;         ///< time in those collectives per step (waits included)
   double init_scale = 0, tt_svd_error = -1; ///< embedding initialisation
 
   /// The table a full embedding would need (num_nodes x embedding_dim) over the trainable

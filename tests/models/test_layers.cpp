@@ -567,6 +567,44 @@ template <class Space> void check_dropout_behaviour() {
     for (std::int64_t j = 0; j < m; ++j)
       differ += h2(i, j) != hx(i, j);
   CHECK(differ == 0);
+  // Row keys: row i draws the mask of row keys(i) of an unkeyed call. Keys = rows of x in
+  // reverse order: keyed row i equals unkeyed row n - 1 - i (same seed and step); identity
+  // keys equal the unkeyed mask. A wrong key count is refused.
+  {
+    using Keys = Kokkos::View<std::int64_t *, typename Space::memory_space>;
+    Keys rev("ttgnn::test::rev", n), id("ttgnn::test::id", n);
+    auto hr = Kokkos::create_mirror_view(rev);
+    auto hi = Kokkos::create_mirror_view(id);
+    for (std::int64_t i = 0; i < n; ++i) {
+      hr(i) = n - 1 - i;
+      hi(i) = i;
+    }
+    Kokkos::deep_copy(rev, hr);
+    Kokkos::deep_copy(id, hi);
+    Mat<Space> xr("ttgnn::test::xr", n, m); // x with its rows reversed
+    auto hxr = Kokkos::create_mirror_view(xr);
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < m; ++j)
+        hxr(i, j) = hx(n - 1 - i, j);
+    Kokkos::deep_copy(xr, hxr);
+    ttgnn::Dropout<double, Space> keyed(p, 5), ident(p, 5);
+    keyed.set_row_keys(rev);
+    ident.set_row_keys(id);
+    keyed.forward(space, xr, y2);
+    ident.forward(space, x, y3);
+    Kokkos::deep_copy(h2, y2);
+    Kokkos::deep_copy(h3, y3);
+    std::int64_t keyed_differ = 0, ident_differ = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < m; ++j) {
+        keyed_differ += h2(i, j) != h1(n - 1 - i, j);
+        ident_differ += h3(i, j) != h1(i, j);
+      }
+    CHECK(keyed_differ == 0);
+    CHECK(ident_differ == 0);
+    Mat<Space> small("ttgnn::test::small", n - 1, m);
+    CHECK_THROWS_AS(keyed.forward(space, small, small), ttgnn::ConfigError);
+  }
   using D = ttgnn::Dropout<double, Space>;
   CHECK_THROWS_AS(D(1.0), ttgnn::ConfigError);
 }
