@@ -19,8 +19,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan
 start=$(date +%s)
 # -O1 -g1 (line tables): half the compile time of -O2 -g under the sanitizers (core/tt_svd.cpp:
 # 48 s vs 96 s), and stack traces still name file and line.
+# Without MPI: Open MPI is not instrumented and leaks at MPI_Finalize from components it has
+# already dlclose'd (LeakSanitizer names them "<unknown module>", so no suppression can match);
+# the MPI tests (label mpi) run in the plain build, and here the serial Communicator is tested.
 bash scripts/build.sh -DTTGNN_ENABLE_SANITIZERS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" -DTTGNN_ENABLE_MPI=OFF
 built=$(date +%s)
 # Everything except install.find_package and examples.from_install, which install the library
 # and build programs against it:
