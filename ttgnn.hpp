@@ -9,6 +9,7 @@
 #include "core/adagrad.hpp"
 #include "core/adam.hpp"
 #include "core/atomic_file.hpp"
+#include "core/byte_ledger.hpp"
 #include "core/checksum.hpp"
 #include "core/column_sums.hpp"
 #include "core/counter_rng.hpp"
@@ -18,6 +19,7 @@
 #include "core/json_writer.hpp"
 #include "core/key_grouping.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/memory_breakdown.hpp"
 #include "core/mixed_radix.hpp"
 #include "core/optimizer.hpp"
 #include "core/peak_memory.hpp"
@@ -79,6 +81,7 @@
 #include "models/relu.hpp"
 #include "models/sage_conv.hpp"
 #include "models/sparse_feature_rows.hpp"
+#include "models/subset_inference.hpp"
 #include "models/training_common.hpp"
 #include "models/tt_embedding.hpp"
 

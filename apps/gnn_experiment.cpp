@@ -2,6 +2,7 @@
 // gnn_experiment.hpp).
 #include "apps/gnn_experiment.hpp"
 
+#include "core/byte_ledger.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "core/peak_memory.hpp"
@@ -160,6 +161,15 @@ ExperimentResult run_full_batch(Dataset<std::int32_t> const &data, ExperimentSet
   out.eval_time_s = r.median_eval_seconds();
   out.epoch_time_mean_s = r.epoch_seconds();
   out.peak_rss_mb = peak_rss_mb();
+  {
+    ByteLedger graph, features;
+    graph.add(data.graph.row_map).add(data.graph.entries);
+    features.add(data.features)
+        .add(data.sparse_features.row_map)
+        .add(data.sparse_features.cols)
+        .add(data.sparse_features.values);
+    out.memory = trainer.memory(graph, features);
+  }
   return out;
 }
 
@@ -187,6 +197,10 @@ ExperimentResult run_minibatch(Dataset<std::int32_t> const &data, ExperimentSett
   o.eval_every = s.eval_every;
   o.patience = s.patience;
   o.max_batches = s.max_batches;
+  o.eval_nodes = parse_eval_nodes(s.eval_nodes);
+  o.eval_fanouts = s.eval_fanouts;
+  o.eval_batch_size = s.eval_batch_size;
+  o.eval_chunk = s.eval_chunk;
   o.checkpoint_path = s.checkpoint;
   o.checkpoint_every = s.checkpoint_every;
   o.resume = s.resume;
@@ -232,7 +246,9 @@ ExperimentResult run_minibatch(Dataset<std::int32_t> const &data, ExperimentSett
   out.eval_time_s = r.eval_time_s;
   out.epoch_time_mean_s = r.epoch_time_mean_s;
   out.peak_rss_mb = r.peak_rss_mb;
+  out.memory = r.memory;
   out.batches_per_epoch = r.batches_per_epoch;
+  out.batch_time_s = r.batch_time_s;
   out.first_epoch = r.first_epoch;
   out.checkpoint_epoch = r.checkpoint_epoch;
   return out;
@@ -301,6 +317,10 @@ std::string settings_json(ExperimentSettings const &s) {
     j.field("fanouts", s.fanouts);
     j.field("eval_every", s.eval_every);
     j.field("max_batches", static_cast<long long>(s.max_batches));
+    j.field("eval_nodes", s.eval_nodes);
+    j.field("eval_fanouts", s.eval_fanouts);
+    j.field("eval_batch_size", static_cast<long long>(s.eval_batch_size));
+    j.field("eval_chunk", static_cast<long long>(s.eval_chunk));
   }
   j.field("seed", static_cast<unsigned long long>(s.seed));
   const std::string body = j.str();

@@ -7,6 +7,7 @@
 /// (models/full_batch_trainer.hpp) or mini-batch GraphSAGE with neighbour sampling
 /// (models/minibatch_trainer.hpp).
 
+#include "core/memory_breakdown.hpp"
 #include "graph/dataset.hpp"
 
 #include <cstdint>
@@ -53,6 +54,11 @@ struct ExperimentSettings {
   int checkpoint_every = 1; ///< mini-batch: epochs between checkpoints
   bool resume = false;      ///< mini-batch: continue from `checkpoint` when it exists
   std::string fingerprint;  ///< mini-batch: data settings a resumed checkpoint must match
+  // Mini-batch evaluation (MinibatchTrainOptions).
+  std::string eval_nodes = "all";         ///< all | valid+test | test
+  std::vector<std::int64_t> eval_fanouts; ///< subset evaluation (empty: all neighbours, exact)
+  std::int64_t eval_batch_size = 0;       ///< subset evaluation (0: batch_size)
+  std::int64_t eval_chunk = 65536;        ///< layer-wise evaluation: input rows per chunk
   std::uint64_t seed = 0;
   /// Metric of evaluation and selection ("" = the dataset's: acc, or rocauc for multi-label).
   std::string metric;
@@ -79,7 +85,9 @@ struct ExperimentResult {
   /// (training + evaluation).
   double epoch_time_s = 0, eval_time_s = 0, epoch_time_mean_s = 0;
   double order_seconds = 0, train_seconds = 0, peak_rss_mb = 0;
+  MemoryBreakdown memory;             ///< peak RSS and what the run held, by part
   std::int64_t batches_per_epoch = 0; ///< mini-batch only
+  double batch_time_s = 0;            ///< mini-batch: median training time of a batch
   int first_epoch = 1;                ///< mini-batch: first epoch run (> 1 after a resume)
   int checkpoint_epoch = 0;           ///< mini-batch: epoch in the checkpoint file (0: none)
 };

@@ -11,6 +11,7 @@
 #include "graph/neighbor_sampler.hpp"
 #include "graph/ogb_loader.hpp"
 #include "models/classification_metrics.hpp"
+#include "models/minibatch_trainer.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -56,7 +57,20 @@ void declare_minibatch_options(Options &opts) {
       .value("fanout", "mini-batch: sampled neighbours per layer, input layer first (DGL order; "
                        "-1 = all), e.g. 5,10,15 (default 10 per layer)")
       .value("eval-every", "mini-batch: layer-wise full-neighbour evaluation every N epochs", "1")
-      .value("max-batches", "mini-batch: batches per epoch (0 = all; for timing)", "0");
+      .value("max-batches", "mini-batch: batches per epoch (0 = all; for timing)", "0")
+      .value("eval-nodes",
+             "mini-batch: evaluate all nodes (layer-wise), or only valid+test or test nodes "
+             "from their L-hop neighbourhoods (no train metric; test: no valid metric, the "
+             "last evaluation is kept)",
+             "all")
+      .value("eval-fanout",
+             "mini-batch, --eval-nodes valid+test|test: neighbours per layer, input layer first "
+             "(default all: exact, equal to layer-wise inference)")
+      .value("eval-batch-size",
+             "mini-batch: nodes per batch of subset evaluation (0 = --batch-size)", "0")
+      .value("eval-chunk",
+             "mini-batch: layer-wise evaluation computes at most this many input rows at once",
+             "65536");
 }
 
 MinibatchCliSettings minibatch_settings_from(Options const &opts) {
@@ -72,6 +86,14 @@ MinibatchCliSettings minibatch_settings_from(Options const &opts) {
   m.max_batches = opts.get_int("max-batches");
   if (m.max_batches < 0)
     throw ConfigError("--max-batches must be >= 0");
+  m.eval_nodes = opts.get("eval-nodes");
+  parse_eval_nodes(m.eval_nodes); // ConfigError for an unknown value
+  if (opts.has("eval-fanout"))
+    m.eval_fanouts = parse_fanouts(opts.get("eval-fanout"));
+  m.eval_batch_size = opts.get_int("eval-batch-size");
+  m.eval_chunk = opts.get_int("eval-chunk");
+  if (m.eval_batch_size < 0 || m.eval_chunk < 1)
+    throw ConfigError("--eval-batch-size must be >= 0 and --eval-chunk >= 1");
   return m;
 }
 
@@ -123,6 +145,10 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
                       std::to_string(s.layers) + " layers (--layers)");
   e.eval_every = mb.eval_every;
   e.max_batches = mb.max_batches;
+  e.eval_nodes = mb.eval_nodes;
+  e.eval_fanouts = mb.eval_fanouts;
+  e.eval_batch_size = mb.eval_batch_size;
+  e.eval_chunk = mb.eval_chunk;
   e.seed = s.seed;
   e.metric = s.metric;
 
@@ -237,6 +263,7 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
   j.field("epoch_time_mean_s", r.epoch_time_mean_s);
   if (minibatch) {
     j.field("batches_per_epoch", static_cast<long long>(r.batches_per_epoch));
+    j.field("batch_time_s", r.batch_time_s);
     j.field("first_epoch", r.first_epoch);
     j.field("checkpoint", s.checkpoint);
     j.field("checkpoint_every", s.checkpoint_every);
@@ -248,6 +275,7 @@ TrainRunSummary run_preset_training(TrainSettings const &s, MinibatchCliSettings
   j.field("order_time_s", r.order_seconds);
   j.field("total_time_s", since(t0));
   j.field("peak_rss_mb", r.peak_rss_mb);
+  j.raw("memory", to_json(r.memory));
   j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
   j.field("num_nodes", static_cast<long long>(data.num_nodes()));
   j.field("num_arcs", static_cast<long long>(data.graph.num_arcs()));

@@ -30,9 +30,14 @@ struct MinibatchCliSettings {
   std::vector<std::int64_t> fanouts; ///< input layer first (DGL order); empty: 10 per layer
   int eval_every = 1;
   std::int64_t max_batches = 0;
+  std::string eval_nodes = "all";         ///< all | valid+test | test
+  std::vector<std::int64_t> eval_fanouts; ///< subset evaluation (empty: all neighbours)
+  std::int64_t eval_batch_size = 0;       ///< subset evaluation (0: the batch size)
+  std::int64_t eval_chunk = 65536;        ///< layer-wise evaluation: input rows per chunk
 };
 
-/// \brief Declares --batch-size, --fanout, --eval-every, --max-batches.
+/// \brief Declares --batch-size, --fanout, --eval-every, --max-batches, --eval-nodes,
+/// --eval-fanout, --eval-batch-size, --eval-chunk.
 void declare_minibatch_options(Options &opts);
 /// \brief Reads them (ConfigError for malformed values).
 MinibatchCliSettings minibatch_settings_from(Options const &opts);

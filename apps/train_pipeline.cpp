@@ -4,10 +4,12 @@
 #include "apps/path_checks.hpp"
 #include "apps/svg_plot.hpp"
 #include "core/atomic_file.hpp"
+#include "core/byte_ledger.hpp"
 #include "core/checksum.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/memory_breakdown.hpp"
 #include "core/peak_memory.hpp"
 #include "core/tt_shape.hpp"
 #include "graph/hierarchical_partition.hpp"
@@ -573,6 +575,18 @@ TrainRunSummary run_full_batch_training(TrainSettings const &s, std::FILE *progr
   j.field("init_time_s", init_seconds);
   j.field("total_time_s", since(t_start));
   j.field("peak_rss_mb", peak_rss_mb());
+  {
+    ByteLedger graph, features; // the host dataset, in both orders when they differ
+    for (Dataset<std::int32_t> const *d :
+         {static_cast<Dataset<std::int32_t> const *>(&data), &pdata}) {
+      graph.add(d->graph.row_map).add(d->graph.entries);
+      features.add(d->features)
+          .add(d->sparse_features.row_map)
+          .add(d->sparse_features.cols)
+          .add(d->sparse_features.values);
+    }
+    j.raw("memory", to_json(trainer.memory(graph, features)));
+  }
   j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
   j.field("num_nodes", static_cast<long long>(n));
   j.field("num_arcs", static_cast<long long>(data.graph.num_arcs()));

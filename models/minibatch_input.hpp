@@ -10,6 +10,7 @@
 /// metis-hier ordering leaves holes, see graph/ordering.hpp), row v otherwise.
 
 #include "core/adam.hpp"
+#include "core/byte_ledger.hpp"
 #include "core/dense_gemm.hpp"
 #include "core/error.hpp"
 #include "core/sparse_adam.hpp"
@@ -324,25 +325,29 @@ public:
     }
   }
 
-  /// \brief The input rows of all nodes (num_nodes x dim), computed in chunks of \p chunk
-  /// nodes; for plain dense features the stored matrix itself.
-  matrix_type all_rows(ExecutionSpace const &space, std::int64_t chunk = 65536) {
-    if (!trainable() && sparse_features_.empty())
-      return features_;
-    matrix_type out(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::all_rows"),
-        num_nodes_, dim());
-    for (std::int64_t a = 0; a < num_nodes_; a += chunk) {
-      const std::int64_t b = std::min(num_nodes_, a + chunk);
-      Kokkos::View<std::int64_t *, memory_space> ids(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::chunk_ids"),
-          b - a);
-      Kokkos::parallel_for(
-          "ttgnn::minibatch_input::iota", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b - a),
-          KOKKOS_LAMBDA(std::int64_t i) { ids(i) = a + i; });
-      forward(space, ids, Kokkos::subview(out, std::make_pair(a, b), Kokkos::ALL));
+  /// \brief Adds what the input holds to the ledgers of a memory report: \p features the
+  /// feature rows it reads (the device copy, or the host rows it shares; sparse rows),
+  /// \p table the table or TT cores with their gradients and the node -> row map,
+  /// \p optimizer the embedding optimizer's moments, \p workspace the buffers of the last
+  /// lookup (rows, TT batch plan).
+  void add_memory(ByteLedger &features, ByteLedger &table, ByteLedger &optimizer,
+                  ByteLedger &workspace) const {
+    features.add(features_)
+        .add(sparse_features_.row_map)
+        .add(sparse_features_.cols)
+        .add(sparse_features_.values);
+    table.add(rows_).add_all(parameters());
+    if (full_)
+      full_->add_gradients(table);
+    if (tt_) {
+      table.add_all(tt_->gradients());
+      tt_->add_workspace(workspace);
     }
-    return out;
+    if (adam_)
+      optimizer.add_all(adam_->exp_avg()).add_all(adam_->exp_avg_sq());
+    if (sparse_adam_)
+      optimizer.add(sparse_adam_->exp_avg()).add(sparse_adam_->exp_avg_sq());
+    workspace.add(emb_rows_);
   }
 
 private:
