@@ -270,9 +270,15 @@ public:
     for (int l = L - 1; l >= 0; --l) {
       matrix_type gz = g;
       if (l + 1 < L) { // h_{l+1} = relu(bn(z_l)) [+ h_l top rows]
-        detail::ensure_extents(gz_[l], "ttgnn::gnn_model::grad_conv_out", rows_[l + 1],
-                               width(l + 1));
-        gz = gz_[l];
+        // g is gd_[l + 1], the model's own buffer: ReLU and BatchNorm go back in place, unless
+        // the residual branch still needs g below
+        if (residual_at(l)) {
+          detail::ensure_extents(gz_[l], "ttgnn::gnn_model::grad_conv_out", rows_[l + 1],
+                                 width(l + 1));
+          gz = gz_[l];
+        } else {
+          gz_[l] = matrix_type();
+        }
         relu_[l].backward(space, g, gz);
         if (config_.batch_norm)
           bn_[l].backward(space, gz, gz);
