@@ -272,6 +272,7 @@ int run_sage(ttgnn::cli::Options const &o) {
     j.field("eval_s", e.epochs.at(0).eval_seconds);
     j.field("eval_run_s", since(t2));
     j.field("peak_rss_with_eval_mb", peak_rss_mb());
+    j.raw("memory_with_eval", to_json(e.memory));
   }
   std::cout << j.str() << std::endl;
   return 0;
