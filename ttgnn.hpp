@@ -9,6 +9,7 @@
 #include "core/adagrad.hpp"
 #include "core/adam.hpp"
 #include "core/atomic_file.hpp"
+#include "core/byte_ledger.hpp"
 #include "core/checksum.hpp"
 #include "core/column_sums.hpp"
 #include "core/communicator.hpp"
@@ -19,6 +20,7 @@
 #include "core/json_writer.hpp"
 #include "core/key_grouping.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/memory_breakdown.hpp"
 #include "core/mixed_radix.hpp"
 #include "core/mpi_session.hpp"
 #include "core/path_checks.hpp"
@@ -86,6 +88,7 @@
 #include "models/run_result.hpp"
 #include "models/sage_conv.hpp"
 #include "models/sparse_feature_rows.hpp"
+#include "models/subset_inference.hpp"
 #include "models/training_common.hpp"
 #include "models/tt_embedding.hpp"
 

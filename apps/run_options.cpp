@@ -113,6 +113,20 @@ void declare_run_options(Options &opts, RunConfig const *defaults) {
              std::to_string(d.minibatch.eval_every))
       .value("max-batches", "mini-batch: batches per epoch (0 = all; for timing)",
              std::to_string(d.minibatch.max_batches))
+      .value("eval-nodes",
+             "mini-batch: evaluate all nodes (layer-wise), or only valid+test or test nodes "
+             "from their L-hop neighbourhoods (no train metric; test: no valid metric, the "
+             "last evaluation is kept)",
+             to_string(d.minibatch.eval_nodes))
+      .value("eval-fanout",
+             "mini-batch, --eval-nodes valid+test|test: neighbours per layer, input layer first "
+             "(default all: exact, equal to layer-wise inference)")
+      .value("eval-batch-size",
+             "mini-batch: nodes per batch of subset evaluation (0 = --batch-size)",
+             std::to_string(d.minibatch.eval_batch_size))
+      .value("eval-chunk",
+             "mini-batch: layer-wise evaluation computes at most this many input rows at once",
+             std::to_string(d.minibatch.eval_chunk))
       .value("checkpoint", "checkpoint file (written every --checkpoint-every epochs)")
       .value("checkpoint-every", "epochs between checkpoints", std::to_string(d.checkpoint_every))
       .flag("resume", "continue from --checkpoint when it exists")
@@ -229,6 +243,14 @@ void apply_run_options(Options const &o, RunConfig &c) {
     c.minibatch.eval_every = static_cast<int>(int_at_least("eval-every", 1));
   if (given("max-batches"))
     c.minibatch.max_batches = int_at_least("max-batches", 0);
+  if (given("eval-nodes"))
+    c.minibatch.eval_nodes = parse_eval_nodes(o.get("eval-nodes"));
+  if (given("eval-fanout"))
+    c.minibatch.eval_fanouts = parse_fanouts(o.get("eval-fanout"));
+  if (given("eval-batch-size"))
+    c.minibatch.eval_batch_size = int_at_least("eval-batch-size", 0);
+  if (given("eval-chunk"))
+    c.minibatch.eval_chunk = int_at_least("eval-chunk", 1);
   if (given("checkpoint"))
     c.checkpoint = o.get("checkpoint");
   if (given("checkpoint-every"))

@@ -16,9 +16,11 @@
 //       ceil(train / batch) batches), sampling share, peak RSS; --eval adds one layer-wise
 //       full-neighbour inference pass over all nodes.
 #include "apps/cli_options.hpp"
+#include "core/byte_ledger.hpp"
 #include "core/error.hpp"
 #include "core/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/memory_breakdown.hpp"
 #include "core/peak_memory.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "graph/npy_reader.hpp"
@@ -193,6 +195,12 @@ int run_gcn(ttgnn::cli::Options const &o) {
   j.field("last_loss", loss);
   j.field("gcn_norm_s", norm_s);
   j.field("peak_rss_mb", peak_rss_mb());
+  {
+    ByteLedger graph, features;
+    graph.add(data.graph.row_map).add(data.graph.entries);
+    features.add(x);
+    j.raw("memory", to_json(trainer.memory(graph, features)));
+  }
   std::cout << j.str() << std::endl;
   return 0;
 }
@@ -217,7 +225,7 @@ int run_sage(ttgnn::cli::Options const &o) {
   m.lr = 0.003;
   m.evaluate = false;
   m.max_batches = o.get_int("max-batches");
-  m.input.kind = parse_minibatch_input(o.get("input"));
+  m.input.kind = parse_input_kind(o.get("input"));
   m.input.dim = 100;
   m.input.tt_rank = 8;
   m.input.init = "gaussian";
@@ -254,6 +262,7 @@ int run_sage(ttgnn::cli::Options const &o) {
   j.field("train_s", train_s);
   j.field("peak_rss_after_generation_mb", rss_data);
   j.field("peak_rss_mb", r.peak_rss_mb);
+  j.raw("memory", to_json(r.memory));
   if (o.get_flag("eval")) {
     // One layer-wise inference pass with the (briefly trained) model: the evaluation cost.
     m.max_batches = 1;
@@ -263,6 +272,7 @@ int run_sage(ttgnn::cli::Options const &o) {
     j.field("eval_s", e.epochs.at(0).eval_seconds);
     j.field("eval_run_s", since(t2));
     j.field("peak_rss_with_eval_mb", peak_rss_mb());
+    j.raw("memory_with_eval", to_json(e.memory));
   }
   std::cout << j.str() << std::endl;
   return 0;

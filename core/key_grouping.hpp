@@ -9,6 +9,7 @@
 /// chunk scatters its items in order. A stable sort has exactly one result, so the grouping
 /// does not depend on the number of chunks or threads.
 
+#include "core/byte_ledger.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/range_ops.hpp"
 
@@ -31,6 +32,12 @@ template <class ExecutionSpace> struct KeyGrouping {
   std::int64_t num_items = 0;
   std::int64_t num_groups = 0;
   index_view sorted_keys, keys_b, items_b, hist; ///< work space of the sort
+
+  /// Adds every View above to \p ledger (memory reports).
+  void add_workspace(ByteLedger &ledger) const {
+    ledger.add(order).add(offsets).add(keys).add(group_of);
+    ledger.add(sorted_keys).add(keys_b).add(items_b).add(hist);
+  }
 };
 
 namespace detail {

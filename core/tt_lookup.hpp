@@ -65,6 +65,14 @@ public:
   void const *plan_ids = nullptr;
   std::size_t plan_size = 0;
   void const *plan_core0 = nullptr;
+
+  /// Adds every buffer above to \p ledger (memory reports).
+  void add_workspace(ByteLedger &ledger) const {
+    rows_by_prefix.add_workspace(ledger);
+    for (auto const &g : by_digit)
+      g.add_workspace(ledger);
+    ledger.add(keys).add(digit_keys).add(prefix).add(dprefix);
+  }
 };
 
 namespace detail {

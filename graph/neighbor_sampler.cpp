@@ -69,6 +69,14 @@ std::int64_t SampledBatch::num_edges() const {
   return total;
 }
 
+std::int64_t SampledBatch::bytes() const {
+  ByteLedger ledger;
+  ledger.add_all(nodes);
+  for (auto const &b : blocks)
+    ledger.add(b.row_map).add(b.entries);
+  return ledger.bytes();
+}
+
 std::vector<std::int64_t> parse_fanouts(std::string const &text) {
   std::vector<std::int64_t> out;
   std::stringstream in(text);
@@ -220,6 +228,7 @@ NeighborSampler<Ordinal>::sample(ExecutionSpace const &space,
     space.fence();
     out.nodes[layer] = src;
   }
+  peak_batch_bytes_ = std::max(peak_batch_bytes_, out.bytes());
   return out;
 }
 

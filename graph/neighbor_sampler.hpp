@@ -26,6 +26,7 @@
 /// of each seed, 10 of each of those, 5 at the input layer). PyG's num_neighbors lists the
 /// same numbers in the reverse order.
 
+#include "core/byte_ledger.hpp"
 #include "graph/csr_graph.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -65,6 +66,8 @@ struct SampledBatch {
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> seeds() const { return nodes.back(); }
   /// Sum of the sampled edges over the blocks.
   std::int64_t num_edges() const;
+  /// Bytes of the node lists and blocks (memory reports).
+  std::int64_t bytes() const;
 };
 
 /// \brief Parses "5,10,15" into fan-outs (each an integer; <= 0 or "-1" means all neighbours).
@@ -90,6 +93,10 @@ public:
   int num_layers() const { return static_cast<int>(fanouts_.size()); }
   std::uint64_t seed() const { return seed_; }
   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph() const { return graph_; }
+  /// Bytes of the per-node scratch (4 x N).
+  std::int64_t scratch_bytes() const { return view_bytes(mark_); }
+  /// Largest SampledBatch::bytes() of the batches sampled so far.
+  std::int64_t peak_batch_bytes() const { return peak_batch_bytes_; }
 
   /// \brief Samples the blocks of one batch on \p space (a host execution space).
   /// \param seeds distinct node ids in [0, N) (the batch's output nodes, in output order)
@@ -108,6 +115,7 @@ private:
   /// Scratch: per node, the smallest position at which the node occurs in the current layer
   /// (INT32_MAX when untouched; reset after every layer).
   Kokkos::View<std::int32_t *, Kokkos::HostSpace> mark_;
+  std::int64_t peak_batch_bytes_ = 0;
 };
 
 } // namespace ttgnn

@@ -160,6 +160,10 @@ public:
         });
   }
 
+  void add_workspace(ByteLedger &ledger) const override {
+    ledger.add(mean_).add(inv_std_).add(sum_g_).add(sum_gx_).add(xhat_);
+  }
+
 private:
   std::int64_t c_;
   double eps_, momentum_;

@@ -26,7 +26,22 @@
 
 namespace ttgnn {
 
-/// \brief Seeded dropout; the mask of the last training forward is stored for backward.
+/// \brief Keep decision of entry k (row-major, `cols` columns) under one mask key
+/// (counter-based: no stored mask); with row keys, entry k of row i counts as entry
+/// keys(i) * cols + k % cols.
+template <class MemorySpace> struct DropoutMask {
+  std::uint64_t key, threshold;
+  Kokkos::View<const std::int64_t *, MemorySpace> keys; ///< empty: row i is row i
+  std::int64_t cols;
+  KOKKOS_INLINE_FUNCTION bool keep(std::int64_t k) const {
+    const std::int64_t entry = keys.extent(0) > 0 ? keys(k / cols) * cols + k % cols : k;
+    return (layer_rng::mix64(key ^ layer_rng::mix64(static_cast<std::uint64_t>(entry))) >> 11) >=
+           threshold;
+  }
+};
+
+/// \brief Seeded dropout; backward draws the last training forward's mask again from its key,
+/// so no mask is stored (N x width bytes saved per layer).
 template <class Scalar, class ExecutionSpace> class Dropout : public Layer<Scalar, ExecutionSpace> {
 public:
   using typename Layer<Scalar, ExecutionSpace>::matrix_type;
@@ -59,45 +74,30 @@ public:
     if (!x.span_is_contiguous() || !y.span_is_contiguous())
       throw ConfigError("ttgnn::Dropout::forward: x and y must be contiguous (unpadded) matrices");
     const std::int64_t n = static_cast<std::int64_t>(x.size());
-    const std::int64_t m = static_cast<std::int64_t>(x.extent(1));
     dropped_ = this->training() && p_ > 0.0;
     rows_ = static_cast<std::int64_t>(x.extent(0));
-    cols_ = m;
+    cols_ = static_cast<std::int64_t>(x.extent(1));
     if (!dropped_) {
       if (x.data() != y.data())
         Kokkos::deep_copy(space, y, x);
       return;
     }
-    if (static_cast<std::int64_t>(mask_.extent(0)) != n)
-      mask_ = Kokkos::View<std::uint8_t *, memory_space>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::dropout::mask"), n);
-    const bool keyed = keys_.extent(0) > 0;
-    if (keyed && static_cast<std::int64_t>(keys_.extent(0)) != rows_)
+    if (keys_.extent(0) > 0 && static_cast<std::int64_t>(keys_.extent(0)) != rows_)
       throw ConfigError("ttgnn::Dropout::forward: " + std::to_string(keys_.extent(0)) +
                         " row keys for " + std::to_string(rows_) + " rows");
-    auto keys = keys_;
-    auto mask = mask_;
-    const Scalar scale = Scalar(1.0 / (1.0 - p_));
-    const std::uint64_t key = layer_rng::mix64(layer_rng::mix64(seed_) ^ layer_rng::mix64(step_));
-    // keep iff uniform01(bits) >= p, i.e. (bits >> 11) >= ceil(p 2^53): the same test in
-    // integers (p 2^53 is exact in double)
-    const std::uint64_t threshold = static_cast<std::uint64_t>(std::ceil(p_ * 9007199254740992.0));
+    key_ = layer_rng::mix64(layer_rng::mix64(seed_) ^ layer_rng::mix64(step_));
     ++step_;
+    const DropoutMask<memory_space> m{key_, threshold(), keys_, cols_};
+    const Scalar scale = Scalar(1.0 / (1.0 - p_));
     Scalar const *xp = x.data(); // flat: no k / m, k % m per entry (contiguous, checked above)
     Scalar *yp = y.data();
     Kokkos::parallel_for(
         "ttgnn::dropout::forward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
-        KOKKOS_LAMBDA(std::int64_t k) {
-          const std::int64_t entry = keyed ? keys(k / m) * m + k % m : k;
-          const bool keep =
-              (layer_rng::mix64(key ^ layer_rng::mix64(static_cast<std::uint64_t>(entry))) >> 11) >=
-              threshold;
-          mask(k) = keep ? 1 : 0;
-          yp[k] = keep ? xp[k] * scale : Scalar(0);
-        });
+        KOKKOS_LAMBDA(std::int64_t k) { yp[k] = m.keep(k) ? xp[k] * scale : Scalar(0); });
   }
 
-  /// \brief grad_x = grad_y * mask / (1 - p) after a training forward, grad_y otherwise.
+  /// \brief grad_x = grad_y * mask / (1 - p) after a training forward, grad_y otherwise. The
+  /// mask is drawn again from the forward's key (no mask is stored).
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
     if (!detail::wanted(grad_x))
       return;
@@ -108,7 +108,7 @@ public:
         Kokkos::deep_copy(space, grad_x, grad_y);
       return;
     }
-    auto mask = mask_;
+    const DropoutMask<memory_space> m{key_, threshold(), keys_, cols_};
     const Scalar scale = Scalar(1.0 / (1.0 - p_));
     if (!grad_x.span_is_contiguous() || !grad_y.span_is_contiguous())
       throw ConfigError("ttgnn::Dropout::backward: gradients must be contiguous matrices");
@@ -116,11 +116,20 @@ public:
     Scalar *gx = grad_x.data();
     Kokkos::parallel_for(
         "ttgnn::dropout::backward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows_ * cols_),
-        KOKKOS_LAMBDA(std::int64_t k) { gx[k] = mask(k) ? gy[k] * scale : Scalar(0); });
+        KOKKOS_LAMBDA(std::int64_t k) { gx[k] = m.keep(k) ? gy[k] * scale : Scalar(0); });
   }
 
-  /// Mask of the last training forward (1 = kept), row-major.
-  Kokkos::View<std::uint8_t *, memory_space> mask() const { return mask_; }
+  /// Mask of the last training forward (1 = kept), row-major, drawn again into a new View.
+  Kokkos::View<std::uint8_t *, memory_space> mask() const {
+    Kokkos::View<std::uint8_t *, memory_space> out("ttgnn::dropout::mask",
+                                                   dropped_ ? rows_ * cols_ : 0);
+    const DropoutMask<memory_space> m{key_, threshold(), keys_, cols_};
+    Kokkos::parallel_for(
+        "ttgnn::dropout::mask", Kokkos::RangePolicy<ExecutionSpace>(0, out.extent(0)),
+        KOKKOS_LAMBDA(std::int64_t k) { out(k) = m.keep(k) ? 1 : 0; });
+    ExecutionSpace().fence();
+    return out;
+  }
 
 private:
   double p_;
@@ -128,8 +137,14 @@ private:
   std::uint64_t step_ = 0;
   bool dropped_ = false;
   std::int64_t rows_ = 0, cols_ = 0;
-  Kokkos::View<std::uint8_t *, memory_space> mask_;
   Kokkos::View<const std::int64_t *, memory_space> keys_;
+  std::uint64_t key_ = 0; ///< key of the last training forward's mask
+
+  /// keep iff uniform01(bits) >= p, i.e. (bits >> 11) >= ceil(p 2^53): the same test in
+  /// integers (p 2^53 is exact in double)
+  std::uint64_t threshold() const {
+    return static_cast<std::uint64_t>(std::ceil(p_ * 9007199254740992.0));
+  }
 };
 
 } // namespace ttgnn

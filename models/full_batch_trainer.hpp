@@ -30,6 +30,9 @@
 
 #include "core/error.hpp"
 #include "core/atomic_file.hpp"
+#include "core/byte_ledger.hpp"
+#include "core/memory_breakdown.hpp"
+#include "core/peak_memory.hpp"
 #include "models/checkpoint.hpp"
 #include "models/gnn_model.hpp"
 #include "models/node_input.hpp"
@@ -209,6 +212,34 @@ public:
     }
     gnn_opt_->step(space_);
     return loss;
+  }
+
+  /// \brief What the trainer and the objects it trains hold, from the sizes of their Views
+  /// (core/memory_breakdown.hpp): graph (the operator and its transpose, when distinct),
+  /// features, table or TT cores with gradients, optimizer moments, GNN parameters and
+  /// gradients, activations (the model's largest workspace after a training step, the input's
+  /// rows, the loss gradient). The host graph and features the caller holds go into \p graph
+  /// and \p features first (each allocation counts once); peak_rss_mb is set.
+  MemoryBreakdown memory(ByteLedger graph = {}, ByteLedger features = {}) const {
+    ByteLedger table, opt, params, work;
+    graph.add(a_.row_map).add(a_.entries).add(a_.values);
+    graph.add(a_.t_row_map).add(a_.t_entries).add(a_.t_values);
+    input_.add_memory(features, table, work);
+    opt.add_all(gnn_opt_->exp_avg()).add_all(gnn_opt_->exp_avg_sq());
+    if (emb_opt_)
+      opt.add_all(emb_opt_->exp_avg()).add_all(emb_opt_->exp_avg_sq());
+    params.add_all(model_.parameters()).add_all(model_.gradients()).add_all(model_.buffers());
+    work.add(grad_logits_).add(grad_x_);
+    MemoryBreakdown m;
+    m.peak_rss_mb = peak_rss_mb();
+    m.graph_mb = to_mb(graph.bytes());
+    m.features_mb = to_mb(features.bytes());
+    m.table_mb = to_mb(table.bytes());
+    m.optimizer_mb = to_mb(opt.bytes());
+    m.parameters_mb = to_mb(params.bytes());
+    // the model's input rows are the features (counted there) or the input's rows (in work)
+    m.activations_mb = to_mb(model_.peak_workspace_bytes() + work.bytes());
+    return m;
   }
 
   /// \brief Evaluation-mode forward: the metric on the three node sets, validation loss.

@@ -109,6 +109,13 @@ public:
   /// Dense gradient (num_rows x dim; empty with a sparse gradient).
   rows_type const &dense_gradient() const { return dense_grad_; }
 
+  /// \brief Adds the gradients (dense, or the sparse rows and ids) and the backward's key
+  /// grouping to \p ledger (the table itself is parameters()).
+  void add_gradients(ByteLedger &ledger) const {
+    ledger.add(dense_grad_).add(sparse_ids_).add(sparse_rows_);
+    grouping_.add_workspace(ledger);
+  }
+
   /// \brief The table as one flat View (aliasing it), for optimizers.
   std::vector<flat_view> parameters() const { return {flat_view(table_.data(), table_.size())}; }
   /// \brief The dense gradient as one flat View (ConfigError with a sparse gradient: step it

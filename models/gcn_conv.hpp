@@ -117,6 +117,8 @@ public:
   /// True when forward computes (A x) W (in <= out), false for A (x W).
   bool aggregate_first() const { return in_ <= out_; }
 
+  void add_workspace(ByteLedger &ledger) const override { ledger.add(x_).add(t_).add(u_); }
+
 private:
   std::int64_t in_, out_;
   vector_type weight_, weight_grad_, bias_, bias_grad_;

@@ -16,6 +16,7 @@
 /// A_l.num_cols input rows to A_l.num_rows output rows, the output nodes being the first input
 /// nodes), so the neighbour-sampling trainer reuses the same model.
 
+#include "core/byte_ledger.hpp"
 #include "core/error.hpp"
 #include "models/batch_norm.hpp"
 #include "models/dropout.hpp"
@@ -28,7 +29,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -279,9 +282,15 @@ public:
     for (int l = L - 1; l >= 0; --l) {
       matrix_type gz = g;
       if (l + 1 < L) { // h_{l+1} = relu(bn(z_l)) [+ h_l top rows]
-        detail::ensure_extents(gz_[l], "ttgnn::gnn_model::grad_conv_out", rows_[l + 1],
-                               width(l + 1));
-        gz = gz_[l];
+        // g is gd_[l + 1], the model's own buffer: ReLU and BatchNorm go back in place, unless
+        // the residual branch still needs g below
+        if (residual_at(l)) {
+          detail::ensure_extents(gz_[l], "ttgnn::gnn_model::grad_conv_out", rows_[l + 1],
+                                 width(l + 1));
+          gz = gz_[l];
+        } else {
+          gz_[l] = matrix_type();
+        }
         relu_[l].backward(space, g, gz);
         if (config_.batch_norm)
           bn_[l].backward(space, gz, gz);
@@ -308,7 +317,44 @@ public:
       }
       g = gin;
     }
+    peak_workspace_ = std::max(peak_workspace_, workspace_bytes());
+    if (!h_.empty())
+      peak_input_ = std::max(peak_input_, view_bytes(h_[0]));
   }
+
+  /// \brief Adds the buffers of the last forward/backward to \p ledger: layer outputs and
+  /// gradients, the layers' saved inputs and masks (not the input rows x nor the operators,
+  /// which belong to the caller, nor parameters and gradients). A buffer that is the input
+  /// rows (no input dropout) is left out too.
+  void add_workspace(ByteLedger &ledger) const {
+    ByteLedger mine;
+    for (std::size_t l = 1; l < h_.size(); ++l)
+      mine.add(h_[l]);
+    for (auto const *v : {&d_, &drop_, &z_, &gd_, &gz_, &res_})
+      mine.add_all(*v);
+    for (auto const &l : gcn_)
+      l.add_workspace(mine);
+    for (auto const &l : sage_)
+      l.add_workspace(mine);
+    for (auto const &l : dropout_)
+      l.add_workspace(mine);
+    for (auto const &l : relu_)
+      l.add_workspace(mine);
+    for (auto const &l : bn_)
+      l.add_workspace(mine);
+    mine.remove(h_.empty() ? matrix_type() : h_[0]);
+    ledger.add(mine);
+  }
+  /// Bytes of add_workspace's buffers now.
+  std::int64_t workspace_bytes() const {
+    ByteLedger ledger;
+    add_workspace(ledger);
+    return ledger.bytes();
+  }
+  /// Largest workspace_bytes() at the end of a backward so far (the training batches).
+  std::int64_t peak_workspace_bytes() const { return peak_workspace_; }
+  /// Largest input rows x (bytes) at the end of a backward so far.
+  std::int64_t peak_input_bytes() const { return peak_input_; }
 
 private:
   operator_type const &op(int l) const { return ops_.size() == 1 ? ops_[0] : ops_[l]; }
@@ -342,6 +388,7 @@ private:
   std::vector<std::int64_t> rows_;
   std::vector<bool> dropped_;
   bool training_ = true;
+  std::int64_t peak_workspace_ = 0, peak_input_ = 0;
 };
 
 } // namespace ttgnn

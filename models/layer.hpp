@@ -19,6 +19,7 @@
 /// - All kernels run on the given space instance and are not fenced.
 
 #include "core/dense_gemm.hpp"
+#include "core/byte_ledger.hpp"
 #include "core/error.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -48,6 +49,9 @@ public:
   virtual std::vector<vector_type> buffers() const { return {}; }
   /// Re-draws the parameters from `seed` (same seed, same values, on any space).
   virtual void reset_parameters(std::uint64_t seed) { (void)seed; }
+  /// Adds the buffers kept between forward and backward (saved inputs, masks, scratch) to
+  /// \p ledger (core/byte_ledger.hpp); parameters and gradients are not buffers.
+  virtual void add_workspace(ByteLedger &ledger) const { (void)ledger; }
   /// Training (true) or evaluation (false) mode: matters for Dropout and BatchNorm1d.
   virtual void set_training(bool training) { training_ = training; }
   bool training() const { return training_; }

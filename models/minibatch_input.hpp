@@ -10,6 +10,7 @@
 /// metis-hier ordering leaves holes, see graph/ordering.hpp), row v otherwise.
 
 #include "core/adam.hpp"
+#include "core/byte_ledger.hpp"
 #include "core/dense_gemm.hpp"
 #include "core/error.hpp"
 #include "core/sparse_adam.hpp"
@@ -18,6 +19,7 @@
 #include "models/embedding_init.hpp"
 #include "models/full_embedding.hpp"
 #include "models/layer.hpp"
+#include "models/node_input.hpp"
 #include "models/sparse_feature_rows.hpp"
 #include "models/training_common.hpp"
 #include "models/tt_embedding.hpp"
@@ -33,37 +35,10 @@
 
 namespace ttgnn {
 
-/// What feeds the first layer.
-enum class MinibatchInputKind { feat, emb, tt, feat_tt };
-
-/// "feat", "emb", "tt", "feat+tt"; ConfigError otherwise.
-inline MinibatchInputKind parse_minibatch_input(std::string const &name) {
-  if (name == "feat")
-    return MinibatchInputKind::feat;
-  if (name == "emb")
-    return MinibatchInputKind::emb;
-  if (name == "tt")
-    return MinibatchInputKind::tt;
-  if (name == "feat+tt")
-    return MinibatchInputKind::feat_tt;
-  throw ConfigError("unknown input '" + name + "': expected feat, emb, tt or feat+tt");
-}
-inline std::string to_string(MinibatchInputKind k) {
-  switch (k) {
-  case MinibatchInputKind::feat:
-    return "feat";
-  case MinibatchInputKind::emb:
-    return "emb";
-  case MinibatchInputKind::tt:
-    return "tt";
-  default:
-    return "feat+tt";
-  }
-}
-
 /// \brief Settings of a MinibatchInput.
 struct MinibatchInputOptions {
-  MinibatchInputKind kind = MinibatchInputKind::feat;
+  /// feat, emb, tt or feat+tt (models/node_input.hpp; feat+emb is a full-batch input)
+  InputKind kind = InputKind::features;
   std::int64_t dim = 128;         ///< embedding width (emb, tt, feat+tt)
   std::int64_t tt_rank = 8;       ///< uniform TT rank
   std::vector<std::int64_t> tt_n; ///< row factors (empty: balanced, 3 cores)
@@ -112,7 +87,10 @@ public:
       : options_(o), num_nodes_(data.num_nodes()) {
     if (num_rows <= 0)
       num_rows = num_nodes_;
-    const bool feat = o.kind == MinibatchInputKind::feat || o.kind == MinibatchInputKind::feat_tt;
+    if (o.kind == InputKind::features_embedding)
+      throw ConfigError("input 'feat+emb' is not implemented for mini-batch training; use feat, "
+                        "emb, tt or feat+tt");
+    const bool feat = uses_features(o.kind);
     if (feat) {
       if (!data.has_feature_values())
         throw ConfigError("input '" + to_string(o.kind) + "': the dataset '" + data.name +
@@ -160,7 +138,7 @@ public:
     init.method = parse_init_method(o.init);
     init.init_std = o.init_std;
     init.seed = o.seed;
-    if (o.kind == MinibatchInputKind::emb) {
+    if (o.kind == InputKind::embedding) {
       FullEmbeddingOptions fo;
       fo.gradient = FullGradient::sparse;
       full_ = std::make_unique<FullEmbedding<Scalar, ExecutionSpace>>(
@@ -178,7 +156,7 @@ public:
       so.check_rows = false; // ids come from FullEmbedding's merge: unique and in range
       sparse_adam_ =
           std::make_unique<SparseAdam<Scalar, ExecutionSpace>>(space, full_->table(), so);
-    } else if (o.kind != MinibatchInputKind::feat) {
+    } else if (o.kind != InputKind::features) {
       TtShape shape =
           o.tt_n.empty()
               ? make_tt_shape(num_rows, o.dim, o.tt_rank, 3)
@@ -199,10 +177,10 @@ public:
   MinibatchInputOptions const &options() const { return options_; }
   /// Columns of the input rows.
   std::int64_t dim() const {
-    return num_features_ + (options_.kind == MinibatchInputKind::feat ? 0 : options_.dim);
+    return num_features_ + (options_.kind == InputKind::features ? 0 : options_.dim);
   }
   /// True when the input has parameters (emb, tt, feat+tt).
-  bool trainable() const { return options_.kind != MinibatchInputKind::feat; }
+  bool trainable() const { return options_.kind != InputKind::features; }
   std::int64_t num_parameters() const {
     return full_ ? full_->num_parameters() : tt_ ? tt_->num_parameters() : 0;
   }
@@ -347,25 +325,29 @@ public:
     }
   }
 
-  /// \brief The input rows of all nodes (num_nodes x dim), computed in chunks of \p chunk
-  /// nodes; for plain dense features the stored matrix itself.
-  matrix_type all_rows(ExecutionSpace const &space, std::int64_t chunk = 65536) {
-    if (!trainable() && sparse_features_.empty())
-      return features_;
-    matrix_type out(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::all_rows"),
-        num_nodes_, dim());
-    for (std::int64_t a = 0; a < num_nodes_; a += chunk) {
-      const std::int64_t b = std::min(num_nodes_, a + chunk);
-      Kokkos::View<std::int64_t *, memory_space> ids(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::chunk_ids"),
-          b - a);
-      Kokkos::parallel_for(
-          "ttgnn::minibatch_input::iota", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b - a),
-          KOKKOS_LAMBDA(std::int64_t i) { ids(i) = a + i; });
-      forward(space, ids, Kokkos::subview(out, std::make_pair(a, b), Kokkos::ALL));
+  /// \brief Adds what the input holds to the ledgers of a memory report: \p features the
+  /// feature rows it reads (the device copy, or the host rows it shares; sparse rows),
+  /// \p table the table or TT cores with their gradients and the node -> row map,
+  /// \p optimizer the embedding optimizer's moments, \p workspace the buffers of the last
+  /// lookup (rows, TT batch plan).
+  void add_memory(ByteLedger &features, ByteLedger &table, ByteLedger &optimizer,
+                  ByteLedger &workspace) const {
+    features.add(features_)
+        .add(sparse_features_.row_map)
+        .add(sparse_features_.cols)
+        .add(sparse_features_.values);
+    table.add(rows_).add_all(parameters());
+    if (full_)
+      full_->add_gradients(table);
+    if (tt_) {
+      table.add_all(tt_->gradients());
+      tt_->add_workspace(workspace);
     }
-    return out;
+    if (adam_)
+      optimizer.add_all(adam_->exp_avg()).add_all(adam_->exp_avg_sq());
+    if (sparse_adam_)
+      optimizer.add(sparse_adam_->exp_avg()).add(sparse_adam_->exp_avg_sq());
+    workspace.add(emb_rows_);
   }
 
 private:

@@ -2,6 +2,7 @@
 #include "models/minibatch_trainer.hpp"
 
 #include "core/adam.hpp"
+#include "core/byte_ledger.hpp"
 #include "core/error.hpp"
 #include "core/counter_rng.hpp"
 #include "graph/neighbor_sampler.hpp"
@@ -11,6 +12,7 @@
 #include "models/gnn_model.hpp"
 #include "models/gradient_allreduce.hpp"
 #include "models/layerwise_inference.hpp"
+#include "models/subset_inference.hpp"
 #include "models/node_targets.hpp"
 #include "models/training_common.hpp"
 
@@ -25,6 +27,9 @@ namespace ttgnn {
 namespace {
 
 constexpr std::uint64_t kShuffleDomain = 0x73687566666C65ULL; // "shuffle"
+/// Names the sampler's streams of subset evaluation (training epochs are 1, 2, ...): the same
+/// blocks at every evaluation.
+constexpr std::uint64_t kEvalStream = 0x6576616C756174ULL; // "evaluat"
 
 using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
 
@@ -86,6 +91,12 @@ MinibatchEpoch epoch_from(double const *v) {
 }
 
 void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions const &o) {
+  if (!o.eval_fanouts.empty() && static_cast<int>(o.eval_fanouts.size()) != o.num_layers)
+    throw ConfigError("mini-batch training: " + std::to_string(o.eval_fanouts.size()) +
+                      " evaluation fan-outs for " + std::to_string(o.num_layers) +
+                      " layers (give one per layer, or none for all neighbours)");
+  if (o.eval_batch_size < 0)
+    throw ConfigError("mini-batch training: the evaluation batch size must be >= 0");
   if (static_cast<int>(o.fanouts.size()) != o.num_layers)
     throw ConfigError("mini-batch training: " + std::to_string(o.fanouts.size()) +
                       " fan-outs for " + std::to_string(o.num_layers) +
@@ -108,6 +119,27 @@ void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions cons
 }
 
 } // namespace
+
+EvalNodes parse_eval_nodes(std::string const &name) {
+  if (name == "all")
+    return EvalNodes::all;
+  if (name == "valid+test")
+    return EvalNodes::valid_test;
+  if (name == "test")
+    return EvalNodes::test;
+  throw ConfigError("unknown evaluation nodes '" + name + "': expected all, valid+test or test");
+}
+
+std::string to_string(EvalNodes nodes) {
+  switch (nodes) {
+  case EvalNodes::all:
+    return "all";
+  case EvalNodes::valid_test:
+    return "valid+test";
+  default:
+    return "test";
+  }
+}
 
 // Named, not anonymous: nvcc wants the enclosing function of a device lambda to be addressable.
 namespace minibatch_detail {
@@ -209,6 +241,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   auto test_d =
       Kokkos::create_mirror_view_and_copy(memory_space(), data.test, "ttgnn::minibatch::test");
   std::unique_ptr<FullGraphMean<ExecutionSpace, std::int32_t>> full;
+  std::unique_ptr<NeighborSampler<std::int32_t>> eval_sampler; // subset evaluation
+  LayerwiseMemory eval_memory;                                 // largest evaluation buffers so far
   NodeLoss<Scalar, ExecutionSpace> loss_fn;
 
   MinibatchResult result;
@@ -297,7 +331,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
         result.epochs.push_back(epoch_from(hist.data() + i));
       result.checkpoint_epoch = start;
       if (stopped)
-        result.stop_reason = "early_stopping";
+        result.stop = StopReason::early_stopping;
     }
     if (comm.distributed() && o.resume &&
         comm.min(std::int64_t(start)) != comm.max(std::int64_t(start)))
@@ -434,7 +468,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     }
     rec.loss = rec.batches > 0 ? loss_sum / rec.batches : 0.0;
     if (!finite) {
-      result.stop_reason = "non_finite_loss";
+      result.stop = StopReason::nonfinite;
       result.epochs.push_back(rec);
       if (progress)
         progress(rec, result);
@@ -444,31 +478,81 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     total_times.push_back(rec.seconds); // + the evaluation time below, when evaluated
     if (o.evaluate && (epoch % o.eval_every == 0 || epoch == o.epochs)) {
       const auto t_eval = clock::now();
-      if (!full)
-        full = std::make_unique<FullGraphMean<ExecutionSpace, std::int32_t>>(
-            FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data.graph));
       model.set_training(false);
-      matrix_type logits;
-      {
-        matrix_type h0 = input.all_rows(space, o.eval_chunk);
-        logits = sage_layerwise_inference(space, model, *full, h0, o.eval_chunk);
-      }
-      const std::vector<double> scores =
-          node_scores(space, logits, targets, {train_d, valid_d, test_d});
-      rec.evaluated = true;
-      rec.train_acc = scores[0];
-      rec.valid_acc = scores[1];
-      rec.test_acc = scores[2];
-      {
+      auto input_rows = [&input](ExecutionSpace const &s,
+                                 Kokkos::View<const std::int64_t *, memory_space> const &ids,
+                                 matrix_type const &out) { input.forward(s, ids, out); };
+      if (o.eval_nodes == EvalNodes::all) {
+        if (!full)
+          full = std::make_unique<FullGraphMean<ExecutionSpace, std::int32_t>>(
+              FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data.graph));
+        const matrix_type logits =
+            sage_layerwise_inference(space, model, *full, input_rows, o.eval_chunk, &eval_memory);
+        const std::vector<double> scores =
+            node_scores(space, logits, targets, {train_d, valid_d, test_d});
+        rec.train_acc = scores[0];
+        rec.valid_acc = scores[1];
+        rec.test_acc = scores[2];
         NodeLoss<Scalar, ExecutionSpace> eval_loss;
         rec.valid_loss = eval_loss.forward(space, logits, targets, valid_d);
+      } else {
+        // the valid nodes (unless test only), then the test nodes
+        if (!eval_sampler)
+          eval_sampler = std::make_unique<NeighborSampler<std::int32_t>>(
+              data.graph,
+              o.eval_fanouts.empty() ? std::vector<std::int64_t>(o.num_layers, -1) : o.eval_fanouts,
+              o.seed);
+        const bool with_valid = o.eval_nodes == EvalNodes::valid_test;
+        const std::int64_t nv = with_valid ? static_cast<std::int64_t>(data.valid.extent(0)) : 0;
+        const std::int64_t nt = static_cast<std::int64_t>(data.test.extent(0));
+        HostIds nodes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval"),
+                      nv + nt);
+        for (std::int64_t i = 0; i < nv; ++i)
+          nodes(i) = data.valid(i);
+        for (std::int64_t i = 0; i < nt; ++i)
+          nodes(nv + i) = data.test(i);
+        SubsetInferenceMemory sm;
+        const matrix_type logits = sage_subset_inference(
+            space, model, *eval_sampler, input_rows, nodes,
+            o.eval_batch_size > 0 ? o.eval_batch_size : o.batch_size, kEvalStream, &sm);
+        eval_memory.chunk_buffer_bytes =
+            std::max(eval_memory.chunk_buffer_bytes, sm.max_batch_bytes);
+        eval_memory.max_input_rows = std::max(eval_memory.max_input_rows, sm.max_input_rows);
+        eval_memory.node_matrix_bytes =
+            std::max<std::int64_t>(eval_memory.node_matrix_bytes,
+                                   static_cast<std::int64_t>(logits.span() * sizeof(Scalar)));
+        auto nodes_d = Kokkos::create_mirror_view_and_copy(memory_space(), nodes,
+                                                           "ttgnn::minibatch::eval_nodes");
+        const NodeTargets<ExecutionSpace> local_targets =
+            gather_targets(space, targets, nodes_d, nv + nt);
+        Kokkos::View<std::int64_t *, memory_space> local(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval_local"),
+            nv + nt);
+        Kokkos::parallel_for(
+            "ttgnn::minibatch::eval_local", Kokkos::RangePolicy<ExecutionSpace>(space, 0, nv + nt),
+            KOKKOS_LAMBDA(std::int64_t i) { local(i) = i; });
+        const Kokkos::View<const std::int64_t *, memory_space> local_valid =
+            Kokkos::subview(local, std::make_pair(std::int64_t(0), nv));
+        const Kokkos::View<const std::int64_t *, memory_space> local_test =
+            Kokkos::subview(local, std::make_pair(nv, nv + nt));
+        const std::vector<double> scores =
+            node_scores(space, logits, local_targets, {local_valid, local_test});
+        rec.test_acc = scores[1];
+        if (with_valid) {
+          rec.valid_acc = scores[0];
+          NodeLoss<Scalar, ExecutionSpace> eval_loss;
+          rec.valid_loss = eval_loss.forward(space, logits, local_targets, local_valid);
+        }
       }
+      rec.evaluated = true;
       space.fence();
       rec.eval_seconds = since(t_eval);
       eval_times.push_back(rec.eval_seconds);
       // The full-batch trainer's rule: a strictly better validation metric (ties keep the
       // earlier epoch); the selected parameters are restored at the end.
-      if (result.best_epoch == 0 || rec.valid_acc > result.valid_acc) {
+      // Without a validation metric (test nodes only) every evaluation is selected.
+      if (result.best_epoch == 0 || rec.valid_acc > result.valid_acc ||
+          o.eval_nodes == EvalNodes::test) {
         result.best_epoch = epoch;
         result.train_acc = rec.train_acc;
         result.valid_acc = rec.valid_acc;
@@ -484,7 +568,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     total_times.back() += rec.eval_seconds;
     result.epochs.push_back(rec);
     if (o.patience > 0 && evaluations_without_gain >= o.patience) {
-      result.stop_reason = "early_stopping";
+      result.stop = StopReason::early_stopping;
       stopped = true;
     }
     if (!o.checkpoint_path.empty() &&
@@ -506,6 +590,32 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   if (comm_steps > 0) {
     result.comm_bytes_per_step = double(comm_bytes) / double(comm_steps);
     result.comm_seconds_per_step = comm_seconds / double(comm_steps);
+  }
+  {
+    ByteLedger graph, features, table, opt, params, work, eval;
+    graph.add(data.graph.row_map).add(data.graph.entries);
+    if (full)
+      graph.add(full->row_map).add(full->entries).add(full->inv_degree);
+    features.add(data.features)
+        .add(data.sparse_features.row_map)
+        .add(data.sparse_features.cols)
+        .add(data.sparse_features.values);
+    input.add_memory(features, table, opt, work);
+    opt.add_all(optimizer->exp_avg()).add_all(optimizer->exp_avg_sq());
+    params.add_all(model.parameters()).add_all(model.gradients()).add_all(model.buffers());
+    MemoryBreakdown &m = result.memory;
+    m.peak_rss_mb = result.peak_rss_mb;
+    m.graph_mb = to_mb(graph.bytes());
+    m.features_mb = to_mb(features.bytes());
+    m.table_mb = to_mb(table.bytes());
+    m.optimizer_mb = to_mb(opt.bytes());
+    m.parameters_mb = to_mb(params.bytes());
+    m.activations_mb =
+        to_mb(model.peak_workspace_bytes() + model.peak_input_bytes() + work.bytes());
+    m.sampler_mb = to_mb(sampler.scratch_bytes() + sampler.peak_batch_bytes());
+    m.eval_mb = to_mb(
+        eval_memory.node_matrix_bytes + eval_memory.chunk_buffer_bytes +
+        (eval_sampler ? eval_sampler->scratch_bytes() + eval_sampler->peak_batch_bytes() : 0));
   }
   return result;
 }

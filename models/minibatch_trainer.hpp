@@ -6,7 +6,10 @@
 /// cuts them into batches, samples one block per layer (graph/neighbor_sampler.hpp), runs
 /// SampledSage forward/backward on the blocks with only the batch's input rows gathered or
 /// looked up (models/minibatch_input.hpp), and steps Adam/AdamW on the GNN and the embedding's
-/// own optimizer. Evaluation is layer-wise full-neighbour inference over all nodes.
+/// own optimizer. Evaluation is layer-wise full-neighbour inference over all nodes
+/// (models/layerwise_inference.hpp: the input rows are produced per chunk, never as an N x d
+/// matrix), or inference of the valid and/or test nodes only from their L-hop neighbourhoods
+/// (models/subset_inference.hpp: exact with all neighbours, or sampled with eval_fanouts).
 ///
 /// Targets as the full-batch trainer's (models/node_targets.hpp): single-label classes or,
 /// when the dataset has multilabels, binary tasks with sigmoid binary cross-entropy; the
@@ -16,7 +19,7 @@
 /// epoch with the best validation metric is selected (ties keep the earlier epoch), its
 /// parameters are restored at the end (keep_best) and its scores reported; early stopping
 /// after `patience` evaluations without such an improvement. A NaN/Inf training loss stops
-/// training (stop_reason "non_finite_loss") before the update of that batch.
+/// training (stop StopReason::nonfinite) before the update of that batch.
 ///
 /// Checkpoints (checkpoint_path, every checkpoint_every epochs, the last and an early-stopped
 /// epoch always; written atomically) hold the parameters, BatchNorm statistics, dropout
@@ -39,6 +42,7 @@
 /// reads the checkpoint file (it must be visible to all ranks).
 
 #include "core/communicator.hpp"
+#include "core/memory_breakdown.hpp"
 #include "core/peak_memory.hpp" // peak_rss_mb, reported in MinibatchResult
 #include "graph/dataset.hpp"
 #include "models/minibatch_input.hpp"
@@ -51,6 +55,14 @@
 #include <vector>
 
 namespace ttgnn {
+
+/// Which nodes evaluation computes: every node (layer-wise), or the valid and test nodes, or
+/// the test nodes only (subset inference from their L-hop neighbourhoods).
+enum class EvalNodes { all, valid_test, test };
+
+/// "all", "valid+test", "test"; ConfigError otherwise.
+EvalNodes parse_eval_nodes(std::string const &name);
+std::string to_string(EvalNodes nodes);
 
 /// \brief Settings of train_minibatch.
 struct MinibatchTrainOptions {
@@ -74,7 +86,15 @@ struct MinibatchTrainOptions {
   int eval_every = 1; ///< evaluate every this many epochs (and after the last)
   int patience = 0;   ///< stop after this many evaluations without improvement (0: off)
   std::int64_t eval_chunk = 65536; ///< rows per chunk of layer-wise inference
-  bool evaluate = true;            ///< false: train only (benchmarks)
+  /// all: layer-wise over every node (train, valid, test metrics); valid_test / test: those
+  /// nodes only (the train metric is -1; with test only the valid metric too, and each
+  /// evaluation is selected: the last one is kept, early stopping is off).
+  EvalNodes eval_nodes = EvalNodes::all;
+  /// Fan-outs of subset evaluation, input layer first (empty, or every entry <= 0: all
+  /// neighbours, exact: equal to layer-wise inference on those nodes).
+  std::vector<std::int64_t> eval_fanouts;
+  std::int64_t eval_batch_size = 0; ///< nodes per batch of subset evaluation (0: batch_size)
+  bool evaluate = true;             ///< false: train only (benchmarks)
   /// Snapshot the parameters of the selected epoch and restore them at the end (costs one
   /// copy of the model and of the embedding).
   bool keep_best = true;
@@ -115,7 +135,7 @@ struct MinibatchResult {
   int best_epoch = 0;                                   ///< 0 when nothing was evaluated
   double train_acc = -1, valid_acc = -1, test_acc = -1; ///< at best_epoch
   double valid_loss = -1;                               ///< at best_epoch
-  std::string stop_reason = "epochs"; ///< "epochs", "early_stopping" or "non_finite_loss"
+  StopReason stop = StopReason::completed; ///< all epochs, early stopping or a NaN/Inf loss
   std::int64_t gnn_params = 0, embedding_params = 0;
   double compression = 0;             ///< embedding compression (0 without an embedding)
   std::string tt_shape;               ///< TT shape, "" without TT
@@ -126,6 +146,12 @@ struct MinibatchResult {
   double epoch_time_mean_s = 0;       ///< mean of training + evaluation time per epoch
   double batch_time_s = 0;            ///< median over all batches of all epochs
   double peak_rss_mb = 0;
+  /// Peak RSS and what the run held, by part (core/memory_breakdown.hpp): graph (CSR and the
+  /// evaluation operator), features, table or TT cores, optimizer moments, GNN parameters,
+  /// activations (the largest training-batch workspace of the model, its largest input
+  /// rows and the input's lookup buffers), sampler (scratch and largest batch), evaluation (largest
+  /// N x width matrices and chunk buffers, the evaluation sampler).
+  MemoryBreakdown memory;
   int first_epoch = 1;      ///< first epoch run by this call (> 1 after a resume)
   int checkpoint_epoch = 0; ///< epoch stored in the checkpoint file now (0: none)
   // Data parallelism (0 on one rank, where nothing is communicated).

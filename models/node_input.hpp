@@ -11,6 +11,7 @@
 /// node_rows(v): with the hierarchical METIS order TT rows have holes (graph/ordering.hpp:
 /// NodeOrdering::new_to_row); a full table uses row = node id.
 
+#include "core/byte_ledger.hpp"
 #include "core/dense_gemm.hpp"
 #include "core/error.hpp"
 #include "models/full_embedding.hpp"
@@ -252,6 +253,20 @@ public:
           for (std::int64_t j = 0; j < e; ++j)
             out(b, f + j) = emb(b, j);
         });
+  }
+
+  /// \brief Adds what the input holds to the ledgers of a memory report: \p features the
+  /// feature matrix, \p table the table or TT cores with their gradients and the node -> row
+  /// map, \p workspace the node ids 0 .. N-1, the rows and gradients of the last
+  /// forward/backward and the lookup's buffers.
+  void add_memory(ByteLedger &features, ByteLedger &table, ByteLedger &workspace) const {
+    features.add(features_);
+    table.add(node_rows_).add_all(parameters()).add_all(gradients());
+    if (full_)
+      full_->add_gradients(table);
+    if (tt_)
+      tt_->add_workspace(workspace);
+    workspace.add(all_nodes_).add(rows_).add(emb_).add(grad_emb_).add(all_);
   }
 
   /// \brief All N nodes at once (full batch): the features themselves when there is no table

@@ -1,6 +1,7 @@
 // Order -> input -> model -> train (full batch or mini-batch) -> outputs (models/pipeline.hpp).
 #include "models/pipeline.hpp"
 
+#include "core/byte_ledger.hpp"
 #include "core/communicator.hpp"
 #include "core/error.hpp"
 #include "core/peak_memory.hpp"
@@ -307,6 +308,15 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   out.epoch_time_s = r.median_train_seconds();
   out.eval_time_s = r.median_eval_seconds();
   out.epoch_time_mean_s = r.epoch_seconds();
+  ByteLedger graph, features; // the host dataset, in both orders when they differ
+  for (Dataset<std::int32_t> const *d : {&data, &pdata}) {
+    graph.add(d->graph.row_map).add(d->graph.entries);
+    features.add(d->features)
+        .add(d->sparse_features.row_map)
+        .add(d->sparse_features.cols)
+        .add(d->sparse_features.values);
+  }
+  out.memory = trainer.memory(graph, features);
   return out;
 }
 
@@ -329,6 +339,10 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   m.eval_every = c.minibatch.eval_every;
   m.patience = c.patience;
   m.max_batches = c.minibatch.max_batches;
+  m.eval_nodes = c.minibatch.eval_nodes;
+  m.eval_fanouts = c.minibatch.eval_fanouts;
+  m.eval_batch_size = c.minibatch.eval_batch_size;
+  m.eval_chunk = c.minibatch.eval_chunk;
   m.checkpoint_path = c.checkpoint;
   m.checkpoint_every = c.checkpoint_every;
   m.resume = c.resume;
@@ -336,7 +350,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   m.fingerprint = fingerprint(data, c, o);
   m.seed = c.seed;
   m.metric = c.metric ? to_string(*c.metric) : std::string();
-  m.input.kind = parse_minibatch_input(to_string(c.input));
+  m.input.kind = c.input;
   m.input.dim = c.embedding.dim;
   m.input.tt_rank = c.embedding.tt_rank;
   m.input.init = to_string(c.embedding.init);
@@ -373,9 +387,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
     h.eval_seconds = e.eval_seconds;
     out.history.push_back(h);
   }
-  out.stop = r.stop_reason == "non_finite_loss"  ? StopReason::nonfinite
-             : r.stop_reason == "early_stopping" ? StopReason::early_stopping
-                                                 : StopReason::completed;
+  out.stop = r.stop;
   if (out.stop == StopReason::nonfinite)
     out.message = "the training loss was NaN/Inf; training stopped before that update";
   out.metric = metric;
@@ -394,6 +406,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   out.epoch_time_mean_s = r.epoch_time_mean_s;
   out.batch_time_s = r.batch_time_s;
   out.batches_per_epoch = r.batches_per_epoch;
+  out.memory = r.memory;
   out.ranks = r.ranks;
   out.comm_bytes_per_step = r.comm_bytes_per_step;
   out.comm_seconds_per_step = r.comm_seconds_per_step;
@@ -430,6 +443,7 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
   r.metis_cut = o.ordering.metis_cut;
   r.order_time_s = o.ordering.seconds;
   r.peak_rss_mb = peak_rss_mb();
+  r.memory.peak_rss_mb = r.peak_rss_mb;
   r.total_time_s = since(t0);
   if (!c.metrics_out.empty() && world.rank() == 0) // every rank holds the same history
     write_metrics_csv(c.metrics_out, r);

@@ -61,6 +61,7 @@ std::string run_json(RunResult const &r, RunConfig const &c) {
   j.field("init_time_s", r.init_time_s);
   j.field("total_time_s", r.total_time_s);
   j.field("peak_rss_mb", r.peak_rss_mb);
+  j.raw("memory", to_json(r.memory));
   j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
   j.field("num_nodes", static_cast<long long>(r.num_nodes));
   j.field("num_arcs", static_cast<long long>(r.num_arcs));

@@ -47,6 +47,8 @@ public:
         });
   }
 
+  void add_workspace(ByteLedger &ledger) const override { ledger.add(y_); }
+
 private:
   matrix_type y_;
 };

@@ -85,6 +85,10 @@ template <class Io> void visit(RunConfig &c, Io &io) {
   io("fanouts", c.minibatch.fanouts);
   io("eval_every", c.minibatch.eval_every);
   io("max_batches", c.minibatch.max_batches);
+  io.choice("eval_nodes", c.minibatch.eval_nodes, parse_eval_nodes);
+  io("eval_fanouts", c.minibatch.eval_fanouts);
+  io("eval_batch_size", c.minibatch.eval_batch_size);
+  io("eval_chunk", c.minibatch.eval_chunk);
   io("seed", c.seed);
   io("checkpoint", c.checkpoint);
   io("checkpoint_every", c.checkpoint_every);

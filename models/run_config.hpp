@@ -15,6 +15,7 @@
 #include "models/classification_metrics.hpp"
 #include "models/embedding_init.hpp"
 #include "models/gnn_model.hpp"
+#include "models/minibatch_trainer.hpp"
 #include "models/node_input.hpp"
 #include "models/training_common.hpp"
 
@@ -62,6 +63,12 @@ struct MinibatchConfig {
   std::vector<std::int64_t> fanouts; ///< input layer first (DGL order); empty: 10 per layer
   int eval_every = 1;                ///< layer-wise evaluation every this many epochs
   std::int64_t max_batches = 0;      ///< batches per epoch (0: all)
+  /// Evaluation (models/minibatch_trainer.hpp): every node layer-wise, or only the valid+test
+  /// or test nodes from their L-hop neighbourhoods (exact, or sampled with eval_fanouts).
+  EvalNodes eval_nodes = EvalNodes::all;
+  std::vector<std::int64_t> eval_fanouts; ///< empty: all neighbours (exact)
+  std::int64_t eval_batch_size = 0;       ///< subset evaluation (0: batch_size)
+  std::int64_t eval_chunk = 65536;        ///< layer-wise: input rows produced at once
 };
 
 /// \brief One run.

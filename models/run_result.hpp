@@ -5,6 +5,7 @@
 /// the history, the selected epoch's scores, sizes (with the one definition of compression),
 /// timings and peak memory.
 
+#include "core/memory_breakdown.hpp"
 #include "core/tt_shape.hpp"
 #include "models/classification_metrics.hpp"
 #include "models/training_common.hpp"
@@ -46,6 +47,7 @@ struct RunResult {
   double batch_time_s = 0;      ///< mini-batch: median time per batch
   std::int64_t batches_per_epoch = 0;
   double peak_rss_mb = 0;
+  MemoryBreakdown memory; ///< what the run held, by part (Views counted), next to peak RSS
   // mini-batch under MPI (docs/DISTRIBUTED.md)
   int ranks = 1;                            ///< ranks that trained together
   double comm_bytes_per_step = 0;           ///< bytes this rank handed to MPI per optimizer step

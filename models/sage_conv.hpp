@@ -135,6 +135,8 @@ public:
   /// True when forward computes (A x) W_neigh (in <= out), false for A (x W_neigh).
   bool aggregate_first() const { return in_ <= out_; }
 
+  void add_workspace(ByteLedger &ledger) const override { ledger.add(x_).add(t_).add(u_); }
+
 private:
   matrix_type as_matrix(vector_type const &flat) const {
     return detail::as_matrix<Scalar, ExecutionSpace>(flat, in_, out_);

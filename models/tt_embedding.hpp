@@ -4,6 +4,7 @@
 /// \brief A node embedding table stored as a tensor train: cores, their gradients, and the
 /// lookup (forward) and backward passes (core/tt_lookup.hpp).
 
+#include "core/byte_ledger.hpp"
 #include "core/tt_cores.hpp"
 #include "core/tt_lookup.hpp"
 #include "core/tt_shape.hpp"
@@ -73,6 +74,9 @@ public:
 
   /// \brief Sets every core gradient to zero.
   void zero_grad(ExecutionSpace const &space) { fill_zero(space, grads_); }
+
+  /// \brief Adds the lookup's buffers (batch plan, prefix products) to \p ledger.
+  void add_workspace(ByteLedger &ledger) const { ws_.add_workspace(ledger); }
 
   /// \brief The cores as flat Views (aliasing them), for optimizers.
   std::vector<flat_view> parameters() const { return cores_.flat_views(); }

@@ -18,6 +18,7 @@ strip_json() {
   python3 - "$1" <<'PY'
 import json, sys
 d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+d.get("memory", {}).pop("peak_rss_mb", None)  # measured, not computed
 for k in list(d):
     if k == "peak_rss_mb" or "_time" in k or k.endswith("_s") or k.endswith("_seconds"):
         del d[k]

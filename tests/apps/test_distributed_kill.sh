@@ -23,6 +23,7 @@ strip() {
   python3 - "$1" <<'PY'
 import json, sys
 d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+d.pop("memory", None)  # peaks measured by the run (a resumed run sees fewer batches)
 for k in list(d):
     if "time" in k or "seconds" in k or k in {"peak_rss_mb", "checkpoint", "resume", "first_epoch",
                                               "checkpoint_epoch", "metrics_out", "comm_bytes_per_step"}:
@@ -40,7 +41,7 @@ python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); assert d["r
   2>killed.err &
 launcher=$!
 waited=0
-until [ -s run.ck ] && [ "$(grep -c '^epoch ' killed.err || true)" -ge 3 ]; do
+until [ -s run.ck ] && [ "$(grep -c '] epoch ' killed.err || true)" -ge 3 ]; do
   kill -0 "$launcher" 2>/dev/null || { echo "the run ended before it could be killed"; exit 1; }
   sleep 0.05
   waited=$((waited + 1))
@@ -66,7 +67,7 @@ wait "$launcher" || code=$?
 [ "$code" -ne 0 ] || { echo "the launcher exited 0 after a rank was killed"; exit 1; }
 grep -q "signal 9" killed.err || { echo "no message naming the killed rank:"; cat killed.err; exit 1; }
 test ! -s killed.json # no JSON line: the run did not finish
-killed_at=$(grep -c '^epoch ' killed.err || true)
+killed_at=$(grep -c '] epoch ' killed.err || true)
 [ "$killed_at" -lt 10 ] || { echo "killed after the last epoch"; exit 1; }
 
 # 3. Resume from rank 0's checkpoint on 2 ranks: the uninterrupted run's result.

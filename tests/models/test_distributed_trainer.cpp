@@ -43,7 +43,7 @@ ttgnn::Dataset<std::int32_t> small_graph() {
   return ttgnn::make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(), c);
 }
 
-ttgnn::MinibatchTrainOptions base_options(ttgnn::MinibatchInputKind kind) {
+ttgnn::MinibatchTrainOptions base_options(ttgnn::InputKind kind) {
   ttgnn::MinibatchTrainOptions o;
   o.num_layers = 2;
   o.hidden = 16;
@@ -168,8 +168,8 @@ TEST_CASE("communicator collectives") {
 TEST_CASE("P ranks with global batch B train as one process with batch B") {
   const auto data = small_graph();
   ttgnn::MinibatchResult d;
-  for (auto kind : {ttgnn::MinibatchInputKind::tt, ttgnn::MinibatchInputKind::emb,
-                    ttgnn::MinibatchInputKind::feat, ttgnn::MinibatchInputKind::feat_tt}) {
+  for (auto kind : {ttgnn::InputKind::tt, ttgnn::InputKind::embedding, ttgnn::InputKind::features,
+                    ttgnn::InputKind::features_tt}) {
     const std::string name =
         ttgnn::to_string(kind) == "feat+tt" ? "feat_tt" : ttgnn::to_string(kind);
     CAPTURE(name);
@@ -181,16 +181,16 @@ TEST_CASE("P ranks with global batch B train as one process with batch B") {
     CHECK(c.same_rng);
     CHECK(d.ranks == ttgnn::Communicator::world().size());
     CHECK(d.comm_bytes_per_step > 0);
-    if (kind == ttgnn::MinibatchInputKind::tt) // GNN + cores in one flat float buffer
+    if (kind == ttgnn::InputKind::tt) // GNN + cores in one flat float buffer
       CHECK(d.comm_bytes_per_step >= 4.0 * double(d.allreduce_values));
-    if (kind == ttgnn::MinibatchInputKind::emb) // the table is exchanged as touched rows only
+    if (kind == ttgnn::InputKind::embedding) // the table is exchanged as touched rows only
       CHECK(d.allreduce_values == d.gnn_params);
   }
 }
 
 TEST_CASE("a batch with fewer seeds than ranks leaves a rank idle, in step") {
   const auto data = small_graph();
-  auto o = base_options(ttgnn::MinibatchInputKind::tt);
+  auto o = base_options(ttgnn::InputKind::tt);
   const auto num_train = static_cast<std::int64_t>(data.train.extent(0));
   o.batch_size = num_train - 1; // the second batch has one seed: rank 1 of 2 alone holds it
   o.epochs = 2;
@@ -205,7 +205,7 @@ TEST_CASE("the comparison detects a different batch size") {
   // One process with batch B/2 takes other steps: far outside the tolerance above.
   const auto data = small_graph();
   const ttgnn::Communicator world = ttgnn::Communicator::world();
-  auto o = base_options(ttgnn::MinibatchInputKind::tt);
+  auto o = base_options(ttgnn::InputKind::tt);
   o.communicator = world;
   o.checkpoint_path = "distributed_sensitivity.ck";
   ttgnn::train_minibatch(Space(), data, o);
@@ -226,7 +226,7 @@ TEST_CASE("the comparison detects a different batch size") {
 
 TEST_CASE("BatchNorm is refused on several ranks") {
   const auto data = small_graph();
-  auto o = base_options(ttgnn::MinibatchInputKind::tt);
+  auto o = base_options(ttgnn::InputKind::tt);
   o.batch_norm = true;
   o.communicator = ttgnn::Communicator::world();
   CHECK_THROWS_AS(ttgnn::train_minibatch(Space(), data, o), ttgnn::ConfigError);

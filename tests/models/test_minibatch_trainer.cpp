@@ -1,7 +1,9 @@
 // Mini-batch training pieces: block mean operators (values and gradients by finite
 // differences), layer-wise full-neighbour inference equal to the model on full-neighbour
-// blocks, mini-batch inputs (row-sparse updates only touch the batch's rows, feat+tt columns),
-// and short end-to-end runs on a generated graph (learning, determinism, early stopping).
+// blocks (also with the input rows produced per chunk, within chunk-bounded buffers), subset
+// inference of some nodes equal to layer-wise inference on them, mini-batch inputs (row-sparse
+// updates only touch the batch's rows, feat+tt columns), and short end-to-end runs on a generated
+// graph (learning, determinism, early stopping).
 #include "core/error.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "graph/sbm_dataset.hpp"
@@ -10,6 +12,7 @@
 #include "models/layerwise_inference.hpp"
 #include "models/minibatch_input.hpp"
 #include "models/minibatch_trainer.hpp"
+#include "models/subset_inference.hpp"
 #include "test_harness.hpp"
 
 #include <cmath>
@@ -204,6 +207,202 @@ TTGNN_TEST_ALL_SPACES("layer-wise inference equals the model on full-neighbour b
   check_layerwise<ExecutionSpace>();
 }
 
+/// Input rows of a TT MinibatchInput, as the evaluation asks for them.
+template <class ExecutionSpace> struct TtRows {
+  ttgnn::MinibatchInput<double, ExecutionSpace> *input;
+  std::int64_t calls = 0, rows = 0;
+  void
+  operator()(ExecutionSpace const &s,
+             Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> const &ids,
+             ttgnn::Matrix<double, ExecutionSpace> const &out) {
+    ++calls;
+    rows += static_cast<std::int64_t>(ids.extent(0));
+    input->forward(s, ids, out);
+  }
+};
+
+/// A 3-layer SAGE model (in -> 6 -> 6 -> 3) with BatchNorm statistics moved away from (0, 1).
+template <class ExecutionSpace>
+ttgnn::GnnModel<double, ExecutionSpace, std::int32_t>
+trained_sage(ttgnn::Dataset<std::int32_t> const &data, std::int64_t in, bool bn_residual) {
+  ExecutionSpace space;
+  ttgnn::GnnConfig cfg;
+  cfg.kind = ttgnn::GnnKind::sage;
+  cfg.in_features = in;
+  cfg.hidden = 6;
+  cfg.out_features = 3;
+  cfg.num_layers = 3;
+  cfg.dropout = 0.3;
+  cfg.batch_norm = bn_residual;
+  cfg.residual = bn_residual;
+  cfg.seed = 4;
+  ttgnn::GnnModel<double, ExecutionSpace, std::int32_t> model(cfg);
+  auto x = random_matrix<ExecutionSpace>(data.num_nodes(), in, 12);
+  ttgnn::NeighborSampler<std::int32_t> s(data.graph, {2, 2, 2}, 1);
+  HostIds seeds("seeds", 30);
+  for (int i = 0; i < 30; ++i)
+    seeds(i) = 4 * i + 1;
+  auto b = s.sample(Kokkos::DefaultHostExecutionSpace(), seeds, 0, 0);
+  std::vector<ttgnn::GraphOperator<double, ExecutionSpace, std::int32_t>> ops;
+  for (auto const &blk : b.blocks)
+    ops.push_back(ttgnn::block_mean_operator<double>(space, blk));
+  model.set_training(true);
+  model.forward(space, ops, gather<ExecutionSpace>(x, b.input_nodes()));
+  model.set_training(false);
+  return model;
+}
+
+template <class ExecutionSpace> void check_layerwise_without_table() {
+  ExecutionSpace space;
+  auto data = small_sbm(140, 0.6, 0, 9);
+  const std::int64_t n = data.num_nodes(), nnz = data.graph.num_arcs();
+  std::int64_t max_degree = 0;
+  for (std::int64_t v = 0; v < n; ++v)
+    max_degree = std::max(max_degree, data.graph.row_map(v + 1) - data.graph.row_map(v));
+  // TT rows of width 40, wider than the model (6): an N x 40 input matrix would dominate.
+  ttgnn::MinibatchInputOptions io;
+  io.kind = ttgnn::InputKind::tt;
+  io.dim = 40;
+  io.tt_rank = 3;
+  io.init = "gaussian";
+  io.seed = 5;
+  ttgnn::MinibatchInput<double, ExecutionSpace> input(space, data, io);
+  using Mem = typename ExecutionSpace::memory_space;
+  Kokkos::View<std::int64_t *, Mem> all("all", n);
+  Kokkos::parallel_for(
+      "test::iota", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
+      KOKKOS_LAMBDA(std::int64_t i) { all(i) = i; });
+  ttgnn::Matrix<double, ExecutionSpace> h0("h0", n, 40);
+  input.forward(space, all, h0);
+  auto full = ttgnn::FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data.graph);
+  for (bool bn : {false, true}) {
+    auto model = trained_sage<ExecutionSpace>(data, 40, bn);
+    // Reference: the model on full-neighbour blocks of every node, from the materialised rows.
+    ttgnn::NeighborSampler<std::int32_t> every_nb(data.graph, {-1, -1, -1}, 0);
+    HostIds every("every", n);
+    for (std::int64_t i = 0; i < n; ++i)
+      every(i) = i;
+    auto fb = every_nb.sample(Kokkos::DefaultHostExecutionSpace(), every, 0, 0);
+    std::vector<ttgnn::GraphOperator<double, ExecutionSpace, std::int32_t>> ops;
+    for (auto const &blk : fb.blocks)
+      ops.push_back(ttgnn::block_mean_operator<double>(space, blk));
+    auto ref = Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(),
+        model.forward(space, ops, gather<ExecutionSpace>(h0, fb.input_nodes())));
+    double scale = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c)
+        scale = std::max(scale, std::abs(ref(i, c)));
+    REQUIRE(scale > 1e-2);
+    // chunk 1: every node alone with its neighbours; 9: a few; n + nnz: everything at once
+    for (std::int64_t chunk : {std::int64_t(1), std::int64_t(9), n + nnz}) {
+      TtRows<ExecutionSpace> rows{&input};
+      ttgnn::LayerwiseMemory mem;
+      auto got = Kokkos::create_mirror_view_and_copy(
+          Kokkos::HostSpace(),
+          ttgnn::sage_layerwise_inference(space, model, full, rows, chunk, &mem));
+      REQUIRE(got.extent(0) == std::size_t(n));
+      double err = 0;
+      for (std::int64_t i = 0; i < n; ++i)
+        for (int c = 0; c < 3; ++c)
+          err = std::max(err, std::abs(got(i, c) - ref(i, c)));
+      // same sums in another order, inverse degrees rounded to float (relative 6e-8)
+      CHECK(err < 1e-6 * std::max(1.0, scale));
+      // Never an N x 40 matrix: the N-row matrices are two of width 6 (a layer's input and
+      // output), 2 x 140 x 6 doubles, against 140 x 40 for the input rows.
+      CHECK(mem.node_matrix_bytes == 2 * n * 6 * 8);
+      // A chunk's own and neighbour ids: at most max(chunk, 1 + max degree) rows of 40.
+      const std::int64_t cap = std::max(chunk, 1 + max_degree);
+      CHECK(mem.max_input_rows <= cap);
+      CHECK(rows.rows == mem.input_rows);
+      CHECK(mem.chunk_buffer_bytes <= 2 * cap * 8 + 3 * std::min(n, cap) * 40 * 8);
+      if (chunk == 1) // one node per step: itself and its (distinct) neighbours
+        CHECK(mem.input_rows == n + nnz);
+      if (chunk == n + nnz) { // one step: every node once
+        CHECK(rows.calls == 1);
+        CHECK(mem.input_rows == n);
+      }
+    }
+  }
+}
+
+TTGNN_TEST_ALL_SPACES("layer-wise inference produces the input rows per chunk, no N x d matrix") {
+  check_layerwise_without_table<ExecutionSpace>();
+}
+
+template <class ExecutionSpace> void check_subset_inference() {
+  ExecutionSpace space;
+  auto data = small_sbm(160, 0.6, 0, 21);
+  const std::int64_t n = data.num_nodes();
+  std::int64_t max_degree = 0;
+  for (std::int64_t v = 0; v < n; ++v)
+    max_degree = std::max(max_degree, data.graph.row_map(v + 1) - data.graph.row_map(v));
+  ttgnn::MinibatchInputOptions io;
+  io.kind = ttgnn::InputKind::tt;
+  io.dim = 12;
+  io.tt_rank = 3;
+  io.init = "gaussian";
+  io.seed = 6;
+  ttgnn::MinibatchInput<double, ExecutionSpace> input(space, data, io);
+  auto model = trained_sage<ExecutionSpace>(data, 12, true);
+  auto full = ttgnn::FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data.graph);
+  TtRows<ExecutionSpace> rows{&input};
+  auto all = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), ttgnn::sage_layerwise_inference(space, model, full, rows, 50));
+  // 37 scattered nodes in batches of 10
+  HostIds nodes("nodes", 37);
+  for (int i = 0; i < 37; ++i)
+    nodes(i) = (97 * i + 13) % n;
+  auto subset = [&](std::vector<std::int64_t> fanouts, std::uint64_t stream,
+                    ttgnn::SubsetInferenceMemory *mem) {
+    ttgnn::NeighborSampler<std::int32_t> sampler(data.graph, fanouts, 17);
+    return Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(),
+        ttgnn::sage_subset_inference(space, model, sampler, rows, nodes, 10, stream, mem));
+  };
+  auto max_diff = [&](auto const &a, auto const &b) { // a: subset rows, b: subset rows or all
+    double err = 0;
+    for (int i = 0; i < 37; ++i)
+      for (int c = 0; c < 3; ++c)
+        err = std::max(err, std::abs(a(i, c) - (b.extent(0) == 37u ? b(i, c) : b(nodes(i), c))));
+    return err;
+  };
+  double scale = 0;
+  for (int i = 0; i < 37; ++i)
+    for (int c = 0; c < 3; ++c)
+      scale = std::max(scale, std::abs(all(nodes(i), c)));
+  REQUIRE(scale > 1e-2);
+  // Exact: every neighbour, the layer-wise rows of those nodes (sums in another order).
+  ttgnn::SubsetInferenceMemory mem;
+  auto exact = subset({-1, -1, -1}, 0, &mem);
+  CHECK(max_diff(exact, all) < 1e-6 * std::max(1.0, scale));
+  CHECK(mem.max_input_rows > 10);
+  CHECK(mem.max_input_rows <= n);
+  CHECK(mem.max_batch_bytes > mem.max_input_rows * 12 * 8); // the input rows and more
+  // Fan-outs above every degree sample every neighbour: exact too.
+  auto wide = subset({max_degree + 1, max_degree + 1, max_degree + 1}, 3, nullptr);
+  CHECK(max_diff(wide, all) < 1e-6 * std::max(1.0, scale));
+  // Fan-out 2: sampled, a function of (seed, stream, batch): the same twice, not the exact rows.
+  auto s1 = subset({2, 2, 2}, 5, nullptr), s2 = subset({2, 2, 2}, 5, nullptr);
+  CHECK(max_diff(s1, s2) == 0.0);
+  CHECK(max_diff(s1, all) > 1e-3 * scale);
+  // Errors: layers against fan-outs, batch size, repeated nodes.
+  ttgnn::NeighborSampler<std::int32_t> two(data.graph, {-1, -1}, 0);
+  CHECK_THROWS_AS(ttgnn::sage_subset_inference(space, model, two, rows, nodes, 10, 0),
+                  ttgnn::ConfigError);
+  ttgnn::NeighborSampler<std::int32_t> three(data.graph, {-1, -1, -1}, 0);
+  CHECK_THROWS_AS(ttgnn::sage_subset_inference(space, model, three, rows, nodes, 0, 0),
+                  ttgnn::ConfigError);
+  HostIds twice("twice", 2);
+  twice(0) = twice(1) = 5;
+  CHECK_THROWS_AS(ttgnn::sage_subset_inference(space, model, three, rows, twice, 10, 0),
+                  ttgnn::InputError);
+}
+
+TTGNN_TEST_ALL_SPACES("subset inference from L-hop neighbourhoods equals layer-wise on them") {
+  check_subset_inference<ExecutionSpace>();
+}
+
 template <class ExecutionSpace> void check_inputs() {
   ExecutionSpace space;
   auto data = small_sbm(120, 0.8, 5, 2);
@@ -217,7 +416,7 @@ template <class ExecutionSpace> void check_inputs() {
   Kokkos::deep_copy(ids, hid);
   // Full table: only the looked-up rows change after a row-sparse Adam step.
   ttgnn::MinibatchInputOptions o;
-  o.kind = ttgnn::MinibatchInputKind::emb;
+  o.kind = ttgnn::InputKind::embedding;
   o.dim = 6;
   o.lr = 0.1;
   Input emb(space, data, o);
@@ -247,11 +446,11 @@ template <class ExecutionSpace> void check_inputs() {
         CHECK(after(r, c) == before(r, c));
   }
   // feat+tt: features first, then the TT rows; the TT part gets the last columns' gradient.
-  o.kind = ttgnn::MinibatchInputKind::feat_tt;
+  o.kind = ttgnn::InputKind::features_tt;
   o.dim = 8;
   o.tt_rank = 2;
   Input ft(space, data, o);
-  o.kind = ttgnn::MinibatchInputKind::tt;
+  o.kind = ttgnn::InputKind::tt;
   Input tt(space, data, o); // same seed: same cores
   CHECK(ft.dim() == 13);
   ttgnn::Matrix<double, ExecutionSpace> a("a", 4, 13), b("b", 4, 8);
@@ -300,7 +499,7 @@ template <class ExecutionSpace> void check_training() {
   o.lr = 0.01;
   o.dropout = 0.2;
   o.seed = 3;
-  o.input.kind = ttgnn::MinibatchInputKind::feat;
+  o.input.kind = ttgnn::InputKind::features;
   auto r = ttgnn::train_minibatch(space, data, o);
   REQUIRE(r.epochs.size() == 6u);
   CHECK(r.batches_per_epoch == (360 + 63) / 64);
@@ -328,7 +527,7 @@ template <class ExecutionSpace> void check_training() {
   CHECK(r3.test_acc == r.test_acc);
   // A TT embedding (no features, 20x fewer parameters than the table) learns the homophilous
   // graph too (chance 0.25); only rows of the batches' input nodes are looked up.
-  o.input.kind = ttgnn::MinibatchInputKind::tt;
+  o.input.kind = ttgnn::InputKind::tt;
   o.input.dim = 16;
   o.input.tt_rank = 4;
   o.input.lr = 0.02;
@@ -339,12 +538,12 @@ template <class ExecutionSpace> void check_training() {
   CHECK(t.epochs.back().loss < t.epochs.front().loss);
   CHECK(t.test_acc > 0.75); // seed 3: 0.94 on Serial
   // Early stopping with patience 1 on a learning rate of 0: no gain after the first evaluation.
-  o.input.kind = ttgnn::MinibatchInputKind::feat;
+  o.input.kind = ttgnn::InputKind::features;
   o.lr = 0;
   o.patience = 1;
   o.max_batches = 1;
   auto s = ttgnn::train_minibatch(space, data, o);
-  CHECK(s.stop_reason == "early_stopping");
+  CHECK(s.stop == ttgnn::StopReason::early_stopping);
   CHECK(s.epochs.size() == 2u);
   CHECK(s.epochs[0].batches == 1);
   // Fan-outs must match the layers.
@@ -354,6 +553,78 @@ template <class ExecutionSpace> void check_training() {
 
 TTGNN_TEST_ALL_SPACES("mini-batch GraphSAGE learns a generated graph, deterministically") {
   check_training<ExecutionSpace>();
+}
+
+template <class ExecutionSpace> void check_eval_nodes_and_memory() {
+  ExecutionSpace space;
+  auto data = small_sbm(500, 0.9, 0, 4);
+  ttgnn::MinibatchTrainOptions o;
+  o.num_layers = 2;
+  o.hidden = 16;
+  o.fanouts = {5, 5};
+  o.batch_size = 64;
+  o.epochs = 2;
+  o.lr = 0.01;
+  o.seed = 8;
+  o.input.kind = ttgnn::InputKind::tt;
+  o.input.dim = 16;
+  o.input.tt_rank = 4;
+  o.input.lr = 0.02;
+  const auto all = ttgnn::train_minibatch(space, data, o);
+  // Valid and test nodes from their full 2-hop neighbourhoods: the layer-wise logits of those
+  // nodes up to float rounding in another summation order (relative ~1e-6), so the loss agrees
+  // to 1e-4 and an accuracy by at most one node changing its arg-max on a near tie.
+  o.eval_nodes = ttgnn::EvalNodes::valid_test;
+  o.eval_batch_size = 50;
+  const auto vt = ttgnn::train_minibatch(space, data, o);
+  REQUIRE(vt.epochs.size() == all.epochs.size());
+  const double nv = double(data.valid.extent(0)), nt = double(data.test.extent(0));
+  for (std::size_t e = 0; e < vt.epochs.size(); ++e) {
+    CHECK(vt.epochs[e].loss == all.epochs[e].loss); // training is untouched
+    CHECK(vt.epochs[e].train_acc == -1.0);
+    CHECK(std::abs(vt.epochs[e].valid_acc - all.epochs[e].valid_acc) <= 1.0 / nv + 1e-12);
+    CHECK(std::abs(vt.epochs[e].test_acc - all.epochs[e].test_acc) <= 1.0 / nt + 1e-12);
+    CHECK(vt.epochs[e].valid_loss == doctest::Approx(all.epochs[e].valid_loss).epsilon(1e-4));
+  }
+  CHECK(vt.test_acc > 0.35); // chance 0.25 (0.51 after these two epochs)
+  // Test nodes only: no valid metric; every evaluation is selected, so the last one is kept.
+  o.eval_nodes = ttgnn::EvalNodes::test;
+  const auto t = ttgnn::train_minibatch(space, data, o);
+  CHECK(t.valid_acc == -1.0);
+  CHECK(t.best_epoch == 2);
+  CHECK(std::abs(t.test_acc - all.epochs.back().test_acc) <= 1.0 / nt + 1e-12);
+  // Sampled evaluation (fan-outs 2, 2): seeded, the same twice.
+  o.eval_fanouts = {2, 2};
+  const auto s1 = ttgnn::train_minibatch(space, data, o),
+             s2 = ttgnn::train_minibatch(space, data, o);
+  CHECK(s1.test_acc == s2.test_acc);
+  o.eval_fanouts = {2};
+  CHECK_THROWS_AS(ttgnn::train_minibatch(space, data, o), ttgnn::ConfigError);
+  CHECK_THROWS_AS(ttgnn::parse_eval_nodes("train"), ttgnn::ConfigError);
+  CHECK(ttgnn::parse_eval_nodes("valid+test") == ttgnn::EvalNodes::valid_test);
+  // The memory report, from the sizes of the Views (float): TT cores and their gradients;
+  // Adam's two moments of the GNN and of the cores; the GNN's weights and gradients; the graph
+  // (host CSR, shared with the evaluation operator on host spaces, and 1 / degree).
+  const auto &m = all.memory;
+  const double mib = 1024.0 * 1024.0;
+  const std::int64_t n = data.num_nodes(), arcs = data.graph.num_arcs();
+  CHECK(m.peak_rss_mb == all.peak_rss_mb);
+  CHECK(m.table_mb * mib == doctest::Approx(2.0 * 4 * all.embedding_params));
+  CHECK(m.optimizer_mb * mib == doctest::Approx(2.0 * 4 * (all.embedding_params + all.gnn_params)));
+  CHECK(m.parameters_mb * mib == doctest::Approx(2.0 * 4 * all.gnn_params));
+  CHECK(m.features_mb == 0.0);
+  const bool shared = Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible;
+  CHECK(m.graph_mb * mib ==
+        doctest::Approx(double((shared ? 1 : 2) * ((n + 1) * 8 + arcs * 4) + n * 4)));
+  CHECK(m.activations_mb > 0);
+  CHECK(m.sampler_mb * mib > 4.0 * n); // the per-node scratch and a batch
+  CHECK(m.eval_mb > 0);
+  CHECK(m.accounted_mb() < m.peak_rss_mb);
+  CHECK(vt.memory.eval_mb > 0);
+}
+
+TTGNN_TEST_ALL_SPACES("mini-batch evaluation of valid/test nodes only, and the memory report") {
+  check_eval_nodes_and_memory<ExecutionSpace>();
 }
 
 } // namespace

@@ -402,7 +402,7 @@ TEST_CASE("mini-batch GraphSAGE on a generated multi-label graph: F1 and ROC-AUC
   o.epochs = 12;
   o.lr = 0.01;
   o.dropout = 0.1;
-  o.input.kind = ttgnn::MinibatchInputKind::emb;
+  o.input.kind = ttgnn::InputKind::embedding;
   o.input.dim = 16;
   o.input.init_std = 0.1;
   o.input.lr = 0.05;
