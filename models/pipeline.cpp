@@ -320,6 +320,15 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   return out;
 }
 
+/// A mini-batch epoch as a history record (seconds: training + evaluation).
+EpochRecord epoch_record(MinibatchEpoch const &e, double lr) {
+  EpochRecord h{e.epoch,    e.loss,       e.train_acc, e.valid_acc,
+                e.test_acc, e.valid_loss, lr,          e.seconds + e.eval_seconds};
+  h.train_seconds = e.seconds;
+  h.eval_seconds = e.eval_seconds;
+  return h;
+}
+
 RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
                         Ordered const &o, RunLog const &log) {
   MinibatchTrainOptions m;
@@ -369,9 +378,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
     char extra[96];
     std::snprintf(extra, sizeof extra, "  (%lld batches, sampling %.3f s)",
                   static_cast<long long>(e.batches), e.sample_seconds);
-    epoch_log(EpochRecord{e.epoch, e.loss, e.train_acc, e.valid_acc, e.test_acc, e.valid_loss, c.lr,
-                          e.seconds + e.eval_seconds},
-              extra);
+    epoch_log(epoch_record(e, c.lr), extra);
   };
   // TT rows follow the ordering (holes under metis-hier); a full table has one row per node
   const HostIds rows = tt ? o.ordering.new_to_row() : HostIds();
@@ -380,13 +387,8 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
       train_minibatch(space, pdata, m, rows, tt ? o.shape.num_rows : 0, report);
   RunResult out;
   out.train_time_s = since(t_train);
-  for (auto const &e : r.epochs) {
-    EpochRecord h{e.epoch,    e.loss,       e.train_acc, e.valid_acc,
-                  e.test_acc, e.valid_loss, c.lr,        e.seconds + e.eval_seconds};
-    h.train_seconds = e.seconds;
-    h.eval_seconds = e.eval_seconds;
-    out.history.push_back(h);
-  }
+  for (auto const &e : r.epochs)
+    out.history.push_back(epoch_record(e, c.lr));
   out.stop = r.stop;
   if (out.stop == StopReason::nonfinite)
     out.message = "the training loss was NaN/Inf; training stopped before that update";
