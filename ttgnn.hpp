@@ -90,6 +90,8 @@
 #include "models/sparse_feature_rows.hpp"
 #include "models/subset_inference.hpp"
 #include "models/training_common.hpp"
+#include "models/training_loop.hpp"
 #include "models/tt_embedding.hpp"
+#include "models/whole_graph_source.hpp"
 
 #endif

@@ -232,12 +232,12 @@ int run_sage(ttgnn::cli::Options const &o) {
   const auto t1 = Clock::now();
   std::vector<double> sample_share;
   const MinibatchResult r = train_minibatch(
-      Space(), data, m, {}, 0, [&](MinibatchEpoch const &e, MinibatchResult const &) {
-        sample_share.push_back(e.sample_seconds / e.seconds);
+      Space(), data, m, {}, 0, [&](EpochRecord const &e) {
+        sample_share.push_back(e.sample_seconds / e.train_seconds);
         std::fprintf(stderr,
                      "bench_train: %lld batches in %.2f s (sampling %.2f s), %lld sampled "
                      "edges, %lld input rows\n",
-                     static_cast<long long>(e.batches), e.seconds, e.sample_seconds,
+                     static_cast<long long>(e.batches), e.train_seconds, e.sample_seconds,
                      static_cast<long long>(e.sampled_edges), static_cast<long long>(e.input_rows));
       });
   const double train_s = since(t1);
@@ -253,7 +253,7 @@ int run_sage(ttgnn::cli::Options const &o) {
   j.field("fanouts", m.fanouts);
   j.field("batch_size", static_cast<long long>(m.batch_size));
   j.field("hidden", static_cast<long long>(m.hidden));
-  j.field("batches_timed", static_cast<long long>(r.epochs.at(0).batches));
+  j.field("batches_timed", static_cast<long long>(r.history.at(0).batches));
   j.field("batches_per_epoch", static_cast<long long>(r.batches_per_epoch));
   j.field("batch_s_median", r.batch_time_s);
   j.field("epoch_s_extrapolated", r.batch_time_s * static_cast<double>(r.batches_per_epoch));
@@ -269,7 +269,7 @@ int run_sage(ttgnn::cli::Options const &o) {
     m.evaluate = true;
     const auto t2 = Clock::now();
     const MinibatchResult e = train_minibatch(Space(), data, m);
-    j.field("eval_s", e.epochs.at(0).eval_seconds);
+    j.field("eval_s", e.history.at(0).eval_seconds);
     j.field("eval_run_s", since(t2));
     j.field("peak_rss_with_eval_mb", peak_rss_mb());
     j.raw("memory_with_eval", to_json(e.memory));

@@ -15,18 +15,14 @@
 /// when the dataset has multilabels, binary tasks with sigmoid binary cross-entropy; the
 /// `*_acc` fields hold the dataset's metric (MinibatchTrainOptions::metric).
 ///
-/// Model selection as the full-batch trainer (models/full_batch_trainer.hpp): the evaluated
-/// epoch with the best validation metric is selected (ties keep the earlier epoch), its
-/// parameters are restored at the end (keep_best) and its scores reported; early stopping
-/// after `patience` evaluations without such an improvement. A NaN/Inf training loss stops
-/// training (stop StopReason::nonfinite) before the update of that batch.
-///
-/// Checkpoints (checkpoint_path, every checkpoint_every epochs, the last and an early-stopped
-/// epoch always; written atomically) hold the parameters, BatchNorm statistics, dropout
-/// counters, the moments and step counts of both optimizers (GNN, embedding), the selection
-/// and early-stopping state, the selected parameters and the history. The shuffle and the
-/// sampled blocks are functions of (seed, epoch, batch), so a run resumed from epoch k
-/// reaches bitwise the result of an uninterrupted one (same seed and thread count).
+/// The epochs, model selection (the evaluated epoch with the best validation metric; ties keep
+/// the earlier epoch; with test-only evaluation every evaluation), early stopping (`patience`
+/// evaluations without improvement), the learning-rate schedule, the stop on non-finite values
+/// and checkpoints are the training loop's (models/training_loop.hpp), shared with full-batch
+/// training; this file is its batch source: each epoch's shuffle and sampled blocks are
+/// functions of (seed, epoch, batch), so a run resumed from epoch k reaches bitwise the result
+/// of an uninterrupted one (same seed and thread count). The embedding's optimizer is the
+/// input's (MinibatchInput: row-sparse Adam for a full table, Adam on the TT cores).
 ///
 /// Data parallelism (MinibatchTrainOptions::communicator with P > 1 ranks, docs/DISTRIBUTED.md):
 /// every rank holds the whole graph, the model and the embedding; rank r takes the r-th of P
@@ -81,7 +77,8 @@ struct MinibatchTrainOptions {
   int epochs = 20;
   double lr = 0.003;
   double weight_decay = 0;
-  bool adamw = false; ///< decoupled weight decay
+  bool adamw = false;         ///< decoupled weight decay
+  LrScheduleOptions schedule; ///< warm-up / plateau decay (observes the evaluations)
   // Evaluation and selection.
   int eval_every = 1; ///< evaluate every this many epochs (and after the last)
   int patience = 0;   ///< stop after this many evaluations without improvement (0: off)
@@ -114,28 +111,10 @@ struct MinibatchTrainOptions {
   Communicator communicator;
 };
 
-/// \brief What happened in one epoch.
-struct MinibatchEpoch {
-  int epoch = 0;   ///< 1-based
-  double loss = 0; ///< mean training loss over the batches
-  bool evaluated = false;
-  double train_acc = -1, valid_acc = -1, test_acc = -1; ///< -1 when not evaluated
-  double valid_loss = -1;    ///< evaluation-mode loss on the validation nodes
-  double seconds = 0;        ///< training time of the epoch (sampling included, eval excluded)
-  double sample_seconds = 0; ///< of which: sampling blocks on the host
-  double eval_seconds = 0;   ///< layer-wise inference + accuracies
-  std::int64_t batches = 0;
-  std::int64_t sampled_edges = 0; ///< over all batches and blocks
-  std::int64_t input_rows = 0;    ///< input rows gathered/looked up over all batches
-};
-
-/// \brief Result of train_minibatch.
-struct MinibatchResult {
-  std::vector<MinibatchEpoch> epochs;
-  int best_epoch = 0;                                   ///< 0 when nothing was evaluated
-  double train_acc = -1, valid_acc = -1, test_acc = -1; ///< at best_epoch
-  double valid_loss = -1;                               ///< at best_epoch
-  StopReason stop = StopReason::completed; ///< all epochs, early stopping or a NaN/Inf loss
+/// \brief Result of train_minibatch: the history and selected scores of the training loop
+/// (models/training_loop.hpp; the records carry batches, sampling time, sampled edges and input
+/// rows), and what the run measured.
+struct MinibatchResult : TrainResult {
   std::int64_t gnn_params = 0, embedding_params = 0;
   double compression = 0;             ///< embedding compression (0 without an embedding)
   std::string tt_shape;               ///< TT shape, "" without TT
@@ -149,20 +128,16 @@ struct MinibatchResult {
   /// Peak RSS and what the run held, by part (core/memory_breakdown.hpp): graph (CSR and the
   /// evaluation operator), features, table or TT cores, optimizer moments, GNN parameters,
   /// activations (the largest training-batch workspace of the model, its largest input
-  /// rows and the input's lookup buffers), sampler (scratch and largest batch), evaluation (largest
-  /// N x width matrices and chunk buffers, the evaluation sampler).
+  /// rows, the loss and input gradients and the input's lookup buffers), sampler (scratch and
+  /// largest batch), evaluation (largest N x width matrices and chunk buffers, the evaluation
+  /// sampler).
   MemoryBreakdown memory;
-  int first_epoch = 1;      ///< first epoch run by this call (> 1 after a resume)
-  int checkpoint_epoch = 0; ///< epoch stored in the checkpoint file now (0: none)
   // Data parallelism (0 on one rank, where nothing is communicated).
   int ranks = 1;                     ///< ranks of the communicator
   double comm_bytes_per_step = 0;    ///< bytes this rank handed to MPI per optimizer step
   double comm_seconds_per_step = 0;  ///< time in those collectives per step (waits included)
   std::int64_t allreduce_values = 0; ///< dense gradient values summed per step
 };
-
-/// Called after every epoch (progress lines).
-using MinibatchProgress = std::function<void(MinibatchEpoch const &, MinibatchResult const &)>;
 
 /// \brief Trains GraphSAGE on \p data with neighbour sampling; see the file comment.
 /// \param data dataset with a split (train/valid/test non-empty; labels of those nodes set)
@@ -172,7 +147,7 @@ template <class ExecutionSpace>
 MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
                                 MinibatchTrainOptions const &options,
                                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows = {},
-                                std::int64_t num_rows = 0, MinibatchProgress const &progress = {});
+                                std::int64_t num_rows = 0, EpochCallback const &progress = {});
 
 } // namespace ttgnn
 

@@ -4,7 +4,9 @@
 /// \brief The input stage of a full-batch GNN: for a batch of nodes, the rows fed to the first
 /// layer — node features, rows of a trainable embedding table (full or tensor-train), or both
 /// side by side ([features | embedding]). backward() sends the gradient of the embedding
-/// columns into the table (dense gradients: what Adam steps over); features are constants.
+/// columns into the table (dense gradients); features are constants. The input owns the
+/// embedding's optimizer (set_optimizer: Adam/AdamW over the table or the TT cores, with its
+/// own learning rate and weight decay); the trainer steps it through step().
 /// (The mini-batch trainer has its own row-sparse variant: models/minibatch_input.hpp.)
 ///
 /// Node ids are the dataset's (after any permutation). The embedding row of node v is
@@ -15,6 +17,7 @@
 #include "core/dense_gemm.hpp"
 #include "core/error.hpp"
 #include "models/full_embedding.hpp"
+#include "models/training_common.hpp"
 #include "models/tt_embedding.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -168,6 +171,7 @@ public:
     check_rows(rows, tt->num_rows());
     tt_ = std::move(tt);
     full_.reset();
+    opt_.reset(); // it stepped the previous table
     node_rows_ = rows;
   }
   /// \brief A full table with a dense gradient; node v reads row v.
@@ -220,6 +224,40 @@ public:
       full_->zero_grad(space);
   }
 
+  /// True when there is something to train (a table).
+  bool trainable() const { return has_embedding(); }
+  /// \brief The embedding's optimizer (after the table is set; nothing without a table).
+  void set_optimizer(ExecutionSpace const &space, AdamOptions const &options, OptimizerKind kind) {
+    opt_.reset();
+    if (has_embedding())
+      opt_ = std::make_unique<TrainerAdam<Scalar, ExecutionSpace>>(space, parameters(),
+                                                                   gradients(), options, kind);
+  }
+  /// One optimizer step over the table's gradient (ConfigError without set_optimizer).
+  void step(ExecutionSpace const &space) {
+    if (!has_embedding())
+      return;
+    if (!opt_)
+      throw ConfigError("NodeInput::step: no optimizer (call set_optimizer)");
+    opt_->step(space);
+  }
+  void set_learning_rate(double lr) {
+    if (opt_)
+      opt_->set_learning_rate(lr);
+  }
+  /// \brief Saves the table or TT cores and the optimizer's moments and step count under
+  /// "<prefix>." (nothing for features only).
+  void save(Checkpoint &ck, std::string const &prefix) const {
+    save_views(ck, prefix + ".param", parameters());
+    if (opt_)
+      opt_->save(ck, prefix + ".opt");
+  }
+  /// \brief Restores what save() saved (same table shape and optimizer).
+  void load(ExecutionSpace const &, Checkpoint const &ck, std::string const &prefix) {
+    load_views(ck, prefix + ".param", parameters());
+    if (opt_)
+      opt_->load(ck, prefix + ".opt");
+  }
   /// \brief out(b, :) = [features(nodes(b)) | embedding row of nodes(b)]; out is batch x dim().
   /// Keeps the rows for backward().
   void forward(ExecutionSpace const &space, ids_type const &nodes, matrix_type const &out) {
@@ -258,9 +296,12 @@ public:
   /// \brief Adds what the input holds to the ledgers of a memory report: \p features the
   /// feature matrix, \p table the table or TT cores with their gradients and the node -> row
   /// map, \p workspace the node ids 0 .. N-1, the rows and gradients of the last
-  /// forward/backward and the lookup's buffers.
-  void add_memory(ByteLedger &features, ByteLedger &table, ByteLedger &workspace) const {
+  /// forward/backward and the lookup's buffers, \p optimizer the optimizer's moments.
+  void add_memory(ByteLedger &features, ByteLedger &table, ByteLedger &optimizer,
+                  ByteLedger &workspace) const {
     features.add(features_);
+    if (opt_)
+      optimizer.add_all(opt_->exp_avg()).add_all(opt_->exp_avg_sq());
     table.add(node_rows_).add_all(parameters()).add_all(gradients());
     if (full_)
       full_->add_gradients(table);
@@ -334,6 +375,7 @@ private:
     check_rows(node_rows, full->num_rows());
     full_ = std::move(full);
     tt_.reset();
+    opt_.reset(); // it stepped the previous table
     node_rows_ = node_rows;
   }
   void check_rows(index_view const &node_rows, std::int64_t table_rows) const {
@@ -382,6 +424,7 @@ private:
   index_view node_rows_, all_nodes_, rows_;
   std::int64_t batch_ = 0;
   matrix_type emb_, grad_emb_, all_;
+  std::unique_ptr<TrainerAdam<Scalar, ExecutionSpace>> opt_;
 };
 
 } // namespace ttgnn

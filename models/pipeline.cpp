@@ -320,15 +320,6 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   return out;
 }
 
-/// A mini-batch epoch as a history record (seconds: training + evaluation).
-EpochRecord epoch_record(MinibatchEpoch const &e, double lr) {
-  EpochRecord h{e.epoch,    e.loss,       e.train_acc, e.valid_acc,
-                e.test_acc, e.valid_loss, lr,          e.seconds + e.eval_seconds};
-  h.train_seconds = e.seconds;
-  h.eval_seconds = e.eval_seconds;
-  return h;
-}
-
 RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
                         Ordered const &o, RunLog const &log) {
   MinibatchTrainOptions m;
@@ -345,6 +336,9 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   m.lr = c.lr;
   m.weight_decay = c.weight_decay;
   m.adamw = c.optimizer == OptimizerKind::adamw;
+  m.schedule.warmup_epochs = c.lr_warmup;
+  m.schedule.plateau_factor = c.plateau_factor;
+  m.schedule.plateau_patience = c.plateau_patience;
   m.eval_every = c.minibatch.eval_every;
   m.patience = c.patience;
   m.max_batches = c.minibatch.max_batches;
@@ -374,11 +368,11 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   Dataset<std::int32_t> const &pdata = o.data;
   const NodeMetric metric = metric_of(c, pdata.is_multilabel());
   EpochLog epoch_log(log, c.epochs, metric);
-  auto report = [&](MinibatchEpoch const &e, MinibatchResult const &) {
+  auto report = [&](EpochRecord const &e) {
     char extra[96];
     std::snprintf(extra, sizeof extra, "  (%lld batches, sampling %.3f s)",
                   static_cast<long long>(e.batches), e.sample_seconds);
-    epoch_log(epoch_record(e, c.lr), extra);
+    epoch_log(e, extra);
   };
   // TT rows follow the ordering (holes under metis-hier); a full table has one row per node
   const HostIds rows = tt ? o.ordering.new_to_row() : HostIds();
@@ -387,18 +381,16 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
       train_minibatch(space, pdata, m, rows, tt ? o.shape.num_rows : 0, report);
   RunResult out;
   out.train_time_s = since(t_train);
-  for (auto const &e : r.epochs)
-    out.history.push_back(epoch_record(e, c.lr));
+  out.history = r.history;
   out.stop = r.stop;
-  if (out.stop == StopReason::nonfinite)
-    out.message = "the training loss was NaN/Inf; training stopped before that update";
+  out.message = r.message;
   out.metric = metric;
   out.train_score = r.train_acc;
   out.valid_score = r.valid_acc;
   out.test_score = r.test_acc;
   out.best_epoch = r.best_epoch;
   out.first_epoch = r.first_epoch;
-  out.last_epoch = r.epochs.empty() ? r.first_epoch - 1 : r.epochs.back().epoch;
+  out.last_epoch = r.last_epoch;
   out.checkpoint_epoch = r.checkpoint_epoch;
   out.gnn_params = r.gnn_params;
   out.embedding_params = r.embedding_params;

@@ -54,8 +54,9 @@ void check_run_config(RunConfig const &c) {
           "--eval-batch-size must be >= 0 and --eval-chunk >= 1");
     if (c.input == InputKind::features_embedding)
       refuse("--input feat+emb");
-    if (c.lr_warmup > 0 || c.plateau_factor < 1.0)
-      refuse("a learning-rate schedule (--lr-warmup, --plateau-factor)");
+    if (c.plateau_factor < 1.0 && c.minibatch.eval_nodes == EvalNodes::test)
+      throw ConfigError("--plateau-factor decays on a validation plateau; --eval-nodes test "
+                        "computes no validation metric (use valid+test or all)");
     if (c.embedding.weight_decay != 0)
       refuse("--emb-weight-decay (the table's optimizer has no weight decay)");
     if (c.embedding.backward != TtBackwardMode::deterministic)

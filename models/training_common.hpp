@@ -36,29 +36,63 @@ inline OptimizerKind parse_optimizer_kind(std::string const &name) {
   throw ConfigError("unknown optimizer '" + name + "': expected adam or adamw");
 }
 
-/// \brief One epoch of training.
+/// \brief One epoch of training (full batch: one step; mini-batch: every batch of the epoch).
 struct EpochRecord {
   int epoch = 0;
-  double loss = 0; ///< training loss (training mode: dropout on)
+  double loss = 0; ///< training loss (training mode: dropout on; mean over the batches)
   /// The dataset's metric (accuracy, or ROC-AUC / F1 for multi-label targets) in evaluation
-  /// mode after the epoch's update.
-  double train_acc = 0;
-  double valid_acc = 0;
-  double test_acc = 0;
-  double valid_loss = 0;    ///< evaluation-mode loss on the validation nodes (0 without them)
+  /// mode after the epoch's update; -1 when not computed (an epoch without evaluation, or a
+  /// node set that evaluation leaves out).
+  double train_acc = -1;
+  double valid_acc = -1;
+  double test_acc = -1;
+  double valid_loss = -1;   ///< evaluation-mode loss on the validation nodes (-1: not computed)
   double lr = 0;            ///< learning rate of the GNN parameters in this epoch
   double seconds = 0;       ///< wall time of the epoch (update + evaluation + model selection)
-  double train_seconds = 0; ///< of which the training step (forward, backward, update)
+  double train_seconds = 0; ///< of which the training steps (forward, backward, update)
   double eval_seconds = 0;  ///< of which the evaluation pass (forward, metric, loss)
-  /// Fields of to_vector / from (the two split times are checkpointed separately).
-  static constexpr int num_fields = 8;
+  bool evaluated = false;   ///< evaluation ran after this epoch
+  double sample_seconds = 0;      ///< of train_seconds: building the batches (sampling blocks)
+  std::int64_t batches = 0;       ///< optimizer steps
+  std::int64_t sampled_edges = 0; ///< edges of the batches' blocks (0 for the whole graph)
+  std::int64_t input_rows = 0;    ///< input rows gathered / looked up over the batches
+  /// Fields of to_vector / from (checkpoint history).
+  static constexpr int num_fields = 15;
   std::vector<double> to_vector() const {
-    return {double(epoch), loss, train_acc, valid_acc, test_acc, valid_loss, lr, seconds};
+    return {double(epoch),   loss,          train_acc,         valid_acc,
+            test_acc,        valid_loss,    lr,                seconds,
+            train_seconds,   eval_seconds,  evaluated ? 1.0 : 0.0, sample_seconds,
+            double(batches), double(sampled_edges), double(input_rows)};
   }
   static EpochRecord from(double const *v) {
-    return {static_cast<int>(v[0]), v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+    EpochRecord r;
+    r.epoch = static_cast<int>(v[0]);
+    r.loss = v[1];
+    r.train_acc = v[2];
+    r.valid_acc = v[3];
+    r.test_acc = v[4];
+    r.valid_loss = v[5];
+    r.lr = v[6];
+    r.seconds = v[7];
+    r.train_seconds = v[8];
+    r.eval_seconds = v[9];
+    r.evaluated = v[10] != 0;
+    r.sample_seconds = v[11];
+    r.batches = static_cast<std::int64_t>(v[12]);
+    r.sampled_edges = static_cast<std::int64_t>(v[13]);
+    r.input_rows = static_cast<std::int64_t>(v[14]);
+    return r;
   }
 };
+
+/// \brief The metric (accuracy, or the multi-label metric) on the three node sets and the
+/// validation loss of an evaluation pass; -1 for what it does not compute.
+struct EvalResult {
+  double train_acc = -1, valid_acc = -1, test_acc = -1, valid_loss = -1;
+};
+
+/// Called after every epoch (progress output).
+using EpochCallback = std::function<void(EpochRecord const &)>;
 
 /// Why training ended.
 enum class StopReason { completed, early_stopping, nonfinite };
@@ -88,8 +122,11 @@ struct TrainOptions {
   /// Settings of the whole run (models/run_config.hpp, `key=value` lines), stored in
   /// checkpoints unchecked so that a checkpoint can be evaluated alone (`ttgnn predict`).
   std::string run_config;
+  /// Snapshot the parameters of the selected epoch and restore them at the end (costs one
+  /// copy of the model and of the embedding; off: the last epoch's parameters stay).
+  bool keep_best = true;
   /// Called after every epoch (progress output).
-  std::function<void(EpochRecord const &)> on_epoch;
+  EpochCallback on_epoch;
   /// Called before every epoch with its number (tests use it to inject faults).
   std::function<void(int)> before_epoch;
 };
@@ -98,7 +135,8 @@ struct TrainOptions {
 struct TrainResult {
   std::vector<EpochRecord> history; ///< every epoch, including those before a resume
   int best_epoch = 0;               ///< epoch of the selected parameters (0: none)
-  double train_acc = 0, valid_acc = 0, test_acc = 0, valid_loss = 0; ///< at best_epoch
+  double train_acc = -1, valid_acc = -1, test_acc = -1; ///< at best_epoch (-1: not computed)
+  double valid_loss = -1;                               ///< at best_epoch
   int first_epoch = 1; ///< first epoch run by this call (> 1 after a resume)
   int last_epoch = 0;  ///< last epoch completed
   StopReason stop = StopReason::completed;
@@ -118,14 +156,14 @@ struct TrainResult {
   /// Median training-step time of the epochs run by this call (what other tools call the
   /// epoch time: forward, backward and update, no evaluation).
   double median_train_seconds() const { return median_of(&EpochRecord::train_seconds); }
-  /// Median evaluation time of the epochs run by this call.
-  double median_eval_seconds() const { return median_of(&EpochRecord::eval_seconds); }
+  /// Median evaluation time of the evaluated epochs run by this call.
+  double median_eval_seconds() const { return median_of(&EpochRecord::eval_seconds, true); }
 
 private:
-  double median_of(double EpochRecord::*field) const {
+  double median_of(double EpochRecord::*field, bool evaluated_only = false) const {
     std::vector<double> v;
     for (auto const &r : history)
-      if (r.epoch >= first_epoch)
+      if (r.epoch >= first_epoch && (r.evaluated || !evaluated_only))
         v.push_back(r.*field);
     return median_value(v);
   }

@@ -105,9 +105,9 @@ Compared compare_runs(ttgnn::Dataset<std::int32_t> const &data, ttgnn::Minibatch
   c.params = std::max(max_rel_diff(cd, cs, "model.param.", &c.records),
                       max_rel_diff(cd, cs, "input.param.", &c.records));
   c.same_rng = cd.get_u64("model.rng") == cs.get_u64("model.rng");
-  REQUIRE(d.epochs.size() == s.epochs.size());
-  for (std::size_t e = 0; e < d.epochs.size(); ++e)
-    c.loss = std::max(c.loss, std::fabs(d.epochs[e].loss - s.epochs[e].loss) / s.epochs[e].loss);
+  REQUIRE(d.history.size() == s.history.size());
+  for (std::size_t e = 0; e < d.history.size(); ++e)
+    c.loss = std::max(c.loss, std::fabs(d.history[e].loss - s.history[e].loss) / s.history[e].loss);
   if (world.rank() == 0)
     std::printf("distributed %s on %d ranks: max relative difference params %.3g, loss %.3g "
                 "(%d records); %.0f bytes/step, %lld dense values\n",

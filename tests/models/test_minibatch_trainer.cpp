@@ -501,9 +501,9 @@ template <class ExecutionSpace> void check_training() {
   o.seed = 3;
   o.input.kind = ttgnn::InputKind::features;
   auto r = ttgnn::train_minibatch(space, data, o);
-  REQUIRE(r.epochs.size() == 6u);
+  REQUIRE(r.history.size() == 6u);
   CHECK(r.batches_per_epoch == (360 + 63) / 64);
-  CHECK(r.epochs[5].loss < r.epochs[0].loss);
+  CHECK(r.history[5].loss < r.history[0].loss);
   // 4 classes: chance is 0.25. h = 0.9 and separated features make the task easy; a 2-layer
   // SAGE gets > 0.9 on such graphs in a few epochs (ideal is ~1.0).
   CHECK(r.test_acc > 0.8);
@@ -511,8 +511,8 @@ template <class ExecutionSpace> void check_training() {
   CHECK(r.gnn_params == (8 * 16 * 2 + 16) + (16 * 4 * 2 + 4)); // W_self, W_neigh, b per layer
   // Same seed: the same run, loss for loss.
   auto r2 = ttgnn::train_minibatch(space, data, o);
-  for (std::size_t e = 0; e < r.epochs.size(); ++e)
-    CHECK(r2.epochs[e].loss == r.epochs[e].loss);
+  for (std::size_t e = 0; e < r.history.size(); ++e)
+    CHECK(r2.history[e].loss == r.history[e].loss);
   // The same features as sparse rows: batches gather the same values, so the run is the same
   // loss for loss (and inference, which expands all rows, the same accuracy).
   auto sparse = data;
@@ -521,9 +521,9 @@ template <class ExecutionSpace> void check_training() {
   sparse.features = ttgnn::DenseFeatures();
   REQUIRE(sparse.num_features() == 8);
   auto r3 = ttgnn::train_minibatch(space, sparse, o);
-  REQUIRE(r3.epochs.size() == r.epochs.size());
-  for (std::size_t e = 0; e < r.epochs.size(); ++e)
-    CHECK(r3.epochs[e].loss == r.epochs[e].loss);
+  REQUIRE(r3.history.size() == r.history.size());
+  for (std::size_t e = 0; e < r.history.size(); ++e)
+    CHECK(r3.history[e].loss == r.history[e].loss);
   CHECK(r3.test_acc == r.test_acc);
   // A TT embedding (no features, 20x fewer parameters than the table) learns the homophilous
   // graph too (chance 0.25); only rows of the batches' input nodes are looked up.
@@ -535,8 +535,18 @@ template <class ExecutionSpace> void check_training() {
   auto t = ttgnn::train_minibatch(space, data, o);
   CHECK(t.embedding_params > 0);
   CHECK(t.compression > 1.0);
-  CHECK(t.epochs.back().loss < t.epochs.front().loss);
+  CHECK(t.history.back().loss < t.history.front().loss);
   CHECK(t.test_acc > 0.75); // seed 3: 0.94 on Serial
+  // The training loop's schedule: a linear warm-up over 4 epochs scales both learning rates by
+  // e/4 (the GNN's is recorded); it changes the run from the first update on.
+  o.schedule.warmup_epochs = 4;
+  auto w = ttgnn::train_minibatch(space, data, o);
+  REQUIRE(w.history.size() == t.history.size());
+  for (int e = 1; e <= 4; ++e)
+    CHECK(w.history[e - 1].lr == doctest::Approx(o.lr * e / 4.0).epsilon(1e-15));
+  CHECK(w.history[5].lr == o.lr);
+  CHECK(w.history[0].loss != t.history[0].loss);
+  o.schedule = {};
   // Early stopping with patience 1 on a learning rate of 0: no gain after the first evaluation.
   o.input.kind = ttgnn::InputKind::features;
   o.lr = 0;
@@ -544,8 +554,8 @@ template <class ExecutionSpace> void check_training() {
   o.max_batches = 1;
   auto s = ttgnn::train_minibatch(space, data, o);
   CHECK(s.stop == ttgnn::StopReason::early_stopping);
-  CHECK(s.epochs.size() == 2u);
-  CHECK(s.epochs[0].batches == 1);
+  CHECK(s.history.size() == 2u);
+  CHECK(s.history[0].batches == 1);
   // Fan-outs must match the layers.
   o.fanouts = {5};
   CHECK_THROWS_AS(ttgnn::train_minibatch(space, data, o), ttgnn::ConfigError);
@@ -577,14 +587,14 @@ template <class ExecutionSpace> void check_eval_nodes_and_memory() {
   o.eval_nodes = ttgnn::EvalNodes::valid_test;
   o.eval_batch_size = 50;
   const auto vt = ttgnn::train_minibatch(space, data, o);
-  REQUIRE(vt.epochs.size() == all.epochs.size());
+  REQUIRE(vt.history.size() == all.history.size());
   const double nv = double(data.valid.extent(0)), nt = double(data.test.extent(0));
-  for (std::size_t e = 0; e < vt.epochs.size(); ++e) {
-    CHECK(vt.epochs[e].loss == all.epochs[e].loss); // training is untouched
-    CHECK(vt.epochs[e].train_acc == -1.0);
-    CHECK(std::abs(vt.epochs[e].valid_acc - all.epochs[e].valid_acc) <= 1.0 / nv + 1e-12);
-    CHECK(std::abs(vt.epochs[e].test_acc - all.epochs[e].test_acc) <= 1.0 / nt + 1e-12);
-    CHECK(vt.epochs[e].valid_loss == doctest::Approx(all.epochs[e].valid_loss).epsilon(1e-4));
+  for (std::size_t e = 0; e < vt.history.size(); ++e) {
+    CHECK(vt.history[e].loss == all.history[e].loss); // training is untouched
+    CHECK(vt.history[e].train_acc == -1.0);
+    CHECK(std::abs(vt.history[e].valid_acc - all.history[e].valid_acc) <= 1.0 / nv + 1e-12);
+    CHECK(std::abs(vt.history[e].test_acc - all.history[e].test_acc) <= 1.0 / nt + 1e-12);
+    CHECK(vt.history[e].valid_loss == doctest::Approx(all.history[e].valid_loss).epsilon(1e-4));
   }
   CHECK(vt.test_acc > 0.35); // chance 0.25 (0.51 after these two epochs)
   // Test nodes only: no valid metric; every evaluation is selected, so the last one is kept.
@@ -592,7 +602,7 @@ template <class ExecutionSpace> void check_eval_nodes_and_memory() {
   const auto t = ttgnn::train_minibatch(space, data, o);
   CHECK(t.valid_acc == -1.0);
   CHECK(t.best_epoch == 2);
-  CHECK(std::abs(t.test_acc - all.epochs.back().test_acc) <= 1.0 / nt + 1e-12);
+  CHECK(std::abs(t.test_acc - all.history.back().test_acc) <= 1.0 / nt + 1e-12);
   // Sampled evaluation (fan-outs 2, 2): seeded, the same twice.
   o.eval_fanouts = {2, 2};
   const auto s1 = ttgnn::train_minibatch(space, data, o),

@@ -88,9 +88,12 @@ TEST_CASE("check_run_config: one message for what mini-batch training does not i
   ttgnn::RunConfig a = c;
   a.input = ttgnn::InputKind::features_embedding;
   CHECK(message(a) == "--input feat+emb " + suffix);
-  ttgnn::RunConfig b = c;
+  ttgnn::RunConfig b = c; // the schedule is the training loop's, on both paths
   b.lr_warmup = 3;
-  CHECK(message(b).find(suffix) != std::string::npos);
+  b.plateau_factor = 0.5;
+  CHECK(message(b).empty());
+  b.minibatch.eval_nodes = ttgnn::EvalNodes::test; // a plateau needs a validation metric
+  CHECK(message(b).find("computes no validation metric") != std::string::npos);
   ttgnn::RunConfig d = c;
   d.embedding.backward = ttgnn::TtBackwardMode::atomic;
   CHECK(message(d).find(suffix) != std::string::npos);
