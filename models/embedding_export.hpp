@@ -1,10 +1,10 @@
 #ifndef TTGNN_MODELS_EMBEDDING_EXPORT_HPP
 #define TTGNN_MODELS_EMBEDDING_EXPORT_HPP
 /// \file embedding_export.hpp
-/// \brief Writes the learned node embeddings as a float32 `.npy` array (N x d) in ORIGINAL
-/// node order: row v is the embedding of original node v, i.e. the table row of its new id
-/// old_to_new(v) (NodeInput::node_rows maps that to its TT row). Streamed in chunks, written
-/// to a temporary file and renamed.
+/// \brief Writes per-node rows (learned embeddings, logits) as a float32 `.npy` array in
+/// ORIGINAL node order: row v belongs to original node v, i.e. to its new id old_to_new(v)
+/// (NodeInput::node_rows maps that to its TT row). Written to a temporary file and renamed;
+/// embeddings are streamed in chunks.
 
 #include "core/error.hpp"
 #include "models/node_input.hpp"
@@ -19,44 +19,79 @@
 
 namespace ttgnn {
 
-/// \brief Exports the embedding table of \p input in original id order.
-/// \param old_to_new original id -> id in the (permuted) dataset the input was built for
-/// \param chunk rows looked up per step (bounds the memory used)
-template <class Scalar, class ExecutionSpace>
-void export_embeddings_npy(ExecutionSpace const &space, NodeInput<Scalar, ExecutionSpace> &input,
-                           Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_new,
-                           std::string const &path, std::int64_t chunk = 65536) {
-  if (!input.has_embedding())
-    throw ConfigError("--export-embeddings: the input (" + to_string(input.kind()) +
-                      ") has no embedding table; use --input emb, tt or feat+tt");
-  const std::int64_t n = input.num_nodes(), d = input.embedding_dim();
-  if (static_cast<std::int64_t>(old_to_new.extent(0)) != n)
-    throw ConfigError("export_embeddings_npy: old_to_new has " +
-                      std::to_string(old_to_new.extent(0)) + " entries for " + std::to_string(n) +
-                      " nodes");
+/// \brief Streams N rows of \p width floats to a float32 `.npy` (N x width) in original node
+/// order: row v holds the row of node old_to_new(v), produced per chunk of at most \p chunk
+/// nodes by `rows(space, ids, out)` (ids: device new ids, out: count x width).
+template <class Scalar, class ExecutionSpace, class RowsFn>
+void write_node_rows_npy(ExecutionSpace const &space, std::string const &path,
+                         Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_new,
+                         std::int64_t width, RowsFn &&rows, std::int64_t chunk = 65536) {
   using memory_space = typename ExecutionSpace::memory_space;
-  NpyWriter out(path, "<f4", {n, d});
+  const std::int64_t n = static_cast<std::int64_t>(old_to_new.extent(0));
+  NpyWriter out(path, "<f4", {n, width});
   chunk = std::max<std::int64_t>(1, std::min(chunk, n));
   Kokkos::View<std::int64_t *, memory_space> nodes("ttgnn::export::nodes", chunk);
-  Matrix<Scalar, ExecutionSpace> rows("ttgnn::export::rows", chunk, d);
+  Matrix<Scalar, ExecutionSpace> values("ttgnn::export::rows", chunk, width);
   auto nodes_h = Kokkos::create_mirror_view(nodes);
-  auto rows_h = Kokkos::create_mirror_view(rows);
-  std::vector<float> buffer(static_cast<std::size_t>(chunk * d));
+  auto values_h = Kokkos::create_mirror_view(values);
+  std::vector<float> buffer(static_cast<std::size_t>(chunk * width));
   for (std::int64_t first = 0; first < n; first += chunk) {
     const std::int64_t count = std::min(chunk, n - first);
     for (std::int64_t i = 0; i < count; ++i)
       nodes_h(i) = old_to_new(first + i);
     Kokkos::deep_copy(nodes, nodes_h);
-    auto sub_nodes = Kokkos::subview(nodes, std::make_pair(std::int64_t(0), count));
-    auto sub_rows = Kokkos::subview(rows, std::make_pair(std::int64_t(0), count), Kokkos::ALL);
-    input.lookup_embedding(space, sub_nodes, sub_rows);
+    const Kokkos::View<const std::int64_t *, memory_space> ids =
+        Kokkos::subview(nodes, std::make_pair(std::int64_t(0), count));
+    const Matrix<Scalar, ExecutionSpace> sub =
+        Kokkos::subview(values, std::make_pair(std::int64_t(0), count), Kokkos::ALL);
+    rows(space, ids, sub);
     space.fence();
-    Kokkos::deep_copy(rows_h, rows);
-    for (std::int64_t i = 0; i < count * d; ++i)
-      buffer[i] = static_cast<float>(rows_h.data()[i]);
-    out.write(buffer.data(), static_cast<std::size_t>(count * d));
+    Kokkos::deep_copy(values_h, values);
+    for (std::int64_t i = 0; i < count * width; ++i)
+      buffer[i] = static_cast<float>(values_h.data()[i]);
+    out.write(buffer.data(), static_cast<std::size_t>(count * width));
   }
   out.commit();
+}
+
+/// \brief Writes an N x k matrix (e.g. the logits of every node) as float32 `.npy` in original
+/// node order: row v = row old_to_new(v) of \p m.
+template <class MatrixView>
+void write_matrix_npy(std::string const &path, MatrixView const &m,
+                      Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_new) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m);
+  const std::int64_t n = static_cast<std::int64_t>(old_to_new.extent(0)),
+                     k = static_cast<std::int64_t>(h.extent(1));
+  NpyWriter out(path, "<f4", {n, k});
+  std::vector<float> row(static_cast<std::size_t>(k));
+  for (std::int64_t v = 0; v < n; ++v) {
+    for (std::int64_t j = 0; j < k; ++j)
+      row[j] = static_cast<float>(h(old_to_new(v), j));
+    out.write(row.data(), row.size());
+  }
+  out.commit();
+}
+
+/// \brief Exports the embedding table of \p input in original id order.
+/// \param old_to_new original id -> id in the (permuted) dataset the input was built for
+/// \param chunk rows looked up per step (bounds the memory used)
+template <class Scalar, class ExecutionSpace>
+void export_embeddings_npy(ExecutionSpace const &space, NodeInput<Scalar, ExecutionSpace> &input,
+                           Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_new,
+                           std::string const &path, std::int64_t chunk = 65536) {
+  if (!input.has_embedding())
+    throw ConfigError("--export-embeddings: the input (" + to_string(input.kind()) +
+                      ") has no embedding table; use --input emb, tt or feat+tt");
+  if (static_cast<std::int64_t>(old_to_new.extent(0)) != input.num_nodes())
+    throw ConfigError("export_embeddings_npy: old_to_new has " +
+                      std::to_string(old_to_new.extent(0)) + " entries for " +
+                      std::to_string(input.num_nodes()) + " nodes");
+  write_node_rows_npy<Scalar>(
+      space, path, old_to_new, input.embedding_dim(),
+      [&input](ExecutionSpace const &s, auto const &ids, auto const &out) {
+        input.lookup_embedding(s, ids, out);
+      },
+      chunk);
 }
 
 } // namespace ttgnn

@@ -230,6 +230,26 @@ public:
     detail::copy_columns(space, emb_rows_, out, f, false);
   }
 
+  /// \brief The embedding rows of \p ids only (ids.extent(0) x options().dim), e.g. for
+  /// export; the state kept for backward is untouched. ConfigError without a table.
+  void lookup_embedding(ExecutionSpace const &space, ids_type const &ids,
+                        matrix_type const &out) const {
+    if (!trainable())
+      throw ConfigError("MinibatchInput::lookup_embedding: the input has no embedding table");
+    ids_type mapped = ids; // node v reads row v without a row map
+    if (rows_.extent(0) > 0) {
+      Kokkos::View<std::int64_t *, memory_space> m(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::export_rows"),
+          ids.extent(0));
+      detail::map_node_rows(space, ids, rows_, m);
+      mapped = m;
+    }
+    if (full_)
+      full_->forward(space, mapped, out);
+    else // a temporary workspace: the plan kept for backward stays intact
+      tt_lookup_forward(space, tt_->cores(), mapped, out, tt_->options().path);
+  }
+
   /// \brief Accumulates the embedding gradient from dL/d(out of the last forward) (nothing for
   /// plain features).
   void backward(ExecutionSpace const &space, matrix_type const &grad_out) {

@@ -9,6 +9,7 @@
 #include "core/atomic_file.hpp"
 #include "models/block_operator.hpp"
 #include "models/checkpoint.hpp"
+#include "models/embedding_export.hpp"
 #include "models/gnn_model.hpp"
 #include "models/gradient_allreduce.hpp"
 #include "models/layerwise_inference.hpp"
@@ -67,6 +68,8 @@ void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions cons
                       "' needs a split with train, valid and test nodes");
   if (data.num_classes < 1 || data.labels.extent(0) != static_cast<std::size_t>(data.num_nodes()))
     throw ConfigError("mini-batch training: the dataset '" + data.name + "' has no labels");
+  if (o.evaluate_only && o.checkpoint_path.empty())
+    throw ConfigError("mini-batch evaluation of a checkpoint: no checkpoint given");
   if (o.batch_norm && o.communicator.distributed())
     throw ConfigError("mini-batch training on " + std::to_string(o.communicator.size()) +
                       " ranks: BatchNorm (--batch-norm) normalises by per-batch statistics, which "
@@ -228,6 +231,19 @@ public:
 
   std::int64_t allreduce_values() const { return gradient_sum_.size(); }
 
+  /// Logits of every node in evaluation mode (layer-wise full-neighbour inference).
+  matrix_type all_logits(ExecutionSpace const &space) {
+    if (!full_)
+      full_ = std::make_unique<FullGraphMean<ExecutionSpace, std::int32_t>>(
+          FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data_.graph));
+    const bool training = model_.training();
+    model_.set_training(false);
+    matrix_type logits =
+        sage_layerwise_inference(space, model_, *full_, input_rows(), o_.eval_chunk, &eval_memory_);
+    model_.set_training(training);
+    return logits;
+  }
+
   /// Adds the graph (CSR and the evaluation operator) to \p graph.
   void add_graph_memory(ByteLedger &graph) const {
     graph.add(data_.graph.row_map).add(data_.graph.entries);
@@ -256,11 +272,7 @@ private:
 
   /// Layer-wise full-neighbour inference over every node.
   EvalResult evaluate_all(ExecutionSpace const &space) {
-    if (!full_)
-      full_ = std::make_unique<FullGraphMean<ExecutionSpace, std::int32_t>>(
-          FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data_.graph));
-    const matrix_type logits =
-        sage_layerwise_inference(space, model_, *full_, input_rows(), o_.eval_chunk, &eval_memory_);
+    const matrix_type logits = all_logits(space);
     const std::vector<double> scores = node_scores(space, logits, targets_, {train_, valid_, test_});
     EvalResult r{scores[0], scores[1], scores[2], -1};
     NodeLoss<Scalar, ExecutionSpace> eval_loss;
@@ -377,6 +389,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   to.checkpoint_every = o.checkpoint_every;
   to.resume = o.resume;
   to.keep_best = o.keep_best;
+  to.run_config = o.run_config;
   to.on_epoch = progress;
   // Everything later epochs depend on (see the header); the shuffle and the sampled blocks
   // are functions of (seed, epoch, batch) and need no state.
@@ -404,7 +417,42 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   const std::int64_t comm_bytes_before = comm.bytes();
   const double comm_seconds_before = comm.seconds();
   MinibatchResult result;
-  static_cast<TrainResult &>(result) = loop.run(source);
+  if (o.evaluate_only) {
+    TrainResult &r = result;
+    r.checkpoint_epoch = loop.load_checkpoint(o.checkpoint_path);
+    loop.restore_best();
+    const EvalResult e = source.evaluate(space);
+    r.history = loop.history();
+    r.best_epoch = loop.best_epoch();
+    r.first_epoch = r.checkpoint_epoch + 1;
+    r.last_epoch = r.checkpoint_epoch;
+    r.train_acc = e.train_acc;
+    r.valid_acc = e.valid_acc;
+    r.test_acc = e.test_acc;
+    r.valid_loss = e.valid_loss;
+  } else {
+    static_cast<TrainResult &>(result) = loop.run(source);
+  }
+  HostIds identity;
+  auto order = o.output_order;
+  if (order.extent(0) == 0 && (!o.predictions_path.empty() || !o.embeddings_path.empty())) {
+    identity = HostIds("ttgnn::minibatch::output_order", data.num_nodes());
+    for (std::int64_t v = 0; v < data.num_nodes(); ++v)
+      identity(v) = v;
+    order = identity;
+  }
+  if (!o.predictions_path.empty()) {
+    const auto logits = source.all_logits(space); // every rank: the inference is collective-free
+    if (comm.rank() == 0)
+      write_matrix_npy(o.predictions_path, logits, order);
+  }
+  if (!o.embeddings_path.empty() && comm.rank() == 0)
+    write_node_rows_npy<Scalar>(
+        space, o.embeddings_path, order, input.options().dim,
+        [&input](ExecutionSpace const &s, auto const &ids, auto const &out) {
+          input.lookup_embedding(s, ids, out);
+        },
+        o.eval_chunk);
   std::vector<double> train_times, total_times;
   std::int64_t steps = 0;
   for (auto const &r : result.history)

@@ -107,6 +107,17 @@ struct MinibatchTrainOptions {
   bool resume = false;         ///< continue from checkpoint_path when it exists
   /// Extra text stored in checkpoints that must match on resume (data and settings).
   std::string fingerprint;
+  /// Settings of the whole run (models/run_config.hpp), stored in checkpoints unchecked so
+  /// that a checkpoint can be evaluated alone (`ttgnn predict`).
+  std::string run_config;
+  /// No training: load checkpoint_path, restore its selected parameters, evaluate them once
+  /// (the history is the checkpoint's) and write the outputs below.
+  bool evaluate_only = false;
+  // Outputs of the selected model, float32 .npy in the order of output_order (row v = node
+  // output_order(v); empty: node v). Written by rank 0.
+  std::string predictions_path; ///< logits of every node (layer-wise inference), "" = none
+  std::string embeddings_path;  ///< embedding rows of every node (emb, tt, feat+tt), "" = none
+  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> output_order;
   /// Ranks of data-parallel training (see the file comment); serial by default.
   Communicator communicator;
 };

@@ -117,16 +117,17 @@ public:
     ++count_;
     const double eta = total_ / count_ * (epochs_ - r.epoch);
     char line[256];
-    if (r.valid_acc >= 0)
-      std::snprintf(line, sizeof line,
-                    "epoch %4d/%d  loss %.4f  %strain %.4f  valid %.4f  test %.4f  lr %.2e  "
-                    "%.3f s  ETA %.1f s",
-                    r.epoch, epochs_, r.loss,
-                    metric_ == NodeMetric::accuracy ? "" : (to_string(metric_) + ": ").c_str(),
-                    r.train_acc, r.valid_acc, r.test_acc, r.lr, r.seconds, eta);
-    else
-      std::snprintf(line, sizeof line, "epoch %4d/%d  loss %.4f  %.3f s  ETA %.1f s", r.epoch,
-                    epochs_, r.loss, r.seconds, eta);
+    int k = std::snprintf(line, sizeof line, "epoch %4d/%d  loss %.4f  ", r.epoch, epochs_, r.loss);
+    if (r.evaluated) { // the scores evaluation computed (-1: a node set it leaves out)
+      if (metric_ != NodeMetric::accuracy)
+        k += std::snprintf(line + k, sizeof line - k, "%s: ", to_string(metric_).c_str());
+      char const *names[] = {"train", "valid", "test"};
+      const double scores[] = {r.train_acc, r.valid_acc, r.test_acc};
+      for (int i = 0; i < 3; ++i)
+        if (scores[i] >= 0)
+          k += std::snprintf(line + k, sizeof line - k, "%s %.4f  ", names[i], scores[i]);
+    }
+    std::snprintf(line + k, sizeof line - k, "lr %.2e  %.3f s  ETA %.1f s", r.lr, r.seconds, eta);
     log_(line + extra);
   }
 
@@ -137,22 +138,6 @@ private:
   double total_ = 0;
   int count_ = 0;
 };
-
-/// Writes logits (evaluation mode) of every node in original order.
-template <class Logits>
-void write_predictions(std::string const &path, Logits const &logits, HostIds old_to_new) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), logits);
-  const std::int64_t n = static_cast<std::int64_t>(old_to_new.extent(0)),
-                     k = static_cast<std::int64_t>(h.extent(1));
-  NpyWriter out(path, "<f4", {n, k});
-  std::vector<float> row(static_cast<std::size_t>(k));
-  for (std::int64_t v = 0; v < n; ++v) {
-    for (std::int64_t j = 0; j < k; ++j)
-      row[j] = static_cast<float>(h(old_to_new(v), j));
-    out.write(row.data(), row.size());
-  }
-  out.commit();
-}
 
 void fill_sizes(RunResult &r, Dataset<std::int32_t> const &d) {
   r.num_nodes = d.num_nodes();
@@ -290,7 +275,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
       log("wrote " + c.export_embeddings);
   }
   if (!c.predictions_out.empty()) {
-    write_predictions(c.predictions_out, trainer.predict(), o.ordering.permutation.old_to_new);
+    write_matrix_npy(c.predictions_out, trainer.predict(), o.ordering.permutation.old_to_new);
     if (log)
       log("wrote " + c.predictions_out);
   }
@@ -321,7 +306,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
 }
 
 RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
-                        Ordered const &o, RunLog const &log) {
+                        Ordered const &o, RunLog const &log, bool evaluate_only) {
   MinibatchTrainOptions m;
   m.num_layers = c.layers;
   m.hidden = c.hidden;
@@ -351,6 +336,11 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   m.resume = c.resume;
   m.communicator = Communicator::world(); // mpirun -np P: data parallel (docs/DISTRIBUTED.md)
   m.fingerprint = fingerprint(data, c, o);
+  m.run_config = to_text(c);
+  m.evaluate_only = evaluate_only;
+  m.predictions_path = c.predictions_out;
+  m.embeddings_path = c.export_embeddings;
+  m.output_order = o.ordering.permutation.old_to_new;
   m.seed = c.seed;
   m.metric = c.metric ? to_string(*c.metric) : std::string();
   m.input.kind = c.input;
@@ -416,10 +406,6 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
     throw ConfigError("full-batch training does not run on several MPI ranks (every rank would "
                       "repeat the whole-graph forward); add --batch-size B for data-parallel "
                       "mini-batch training");
-  if (evaluate_only && c.minibatch_mode())
-    throw ConfigError(c.checkpoint + ": a checkpoint of mini-batch training; evaluating one "
-                                     "is not implemented (ttgnn predict reads full-batch "
-                                     "checkpoints)");
   if (log) {
     const NodeMetric metric = metric_of(c, data.is_multilabel());
     log("evaluator: " + display_name(metric) + " (" + to_string(metric) + ") on " +
@@ -428,7 +414,7 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
                               : " classes (softmax cross-entropy)"));
   }
   const Ordered o = order_nodes(data, c, log);
-  RunResult r = c.minibatch_mode() ? run_minibatch(space, data, c, o, log)
+  RunResult r = c.minibatch_mode() ? run_minibatch(space, data, c, o, log, evaluate_only)
                                    : run_full_batch(space, data, c, o, log, evaluate_only);
   fill_sizes(r, data);
   r.table_rows = uses_tt(c.input) || uses_full_table(c.input) ? o.table_rows : 0;
@@ -461,9 +447,9 @@ RunResult evaluate_checkpoint(Space const &space, Dataset<std::int32_t> const &d
 RunConfig checkpoint_run_config(std::string const &path) {
   const Checkpoint ck = Checkpoint::load(path);
   if (!ck.has("run_config"))
-    throw ConfigError(path + ": the checkpoint holds no run settings (written by mini-batch "
-                             "training or by a trainer used directly); ttgnn predict reads "
-                             "checkpoints of full-batch ttgnn train / ogb runs");
+    throw ConfigError(path + ": the checkpoint holds no run settings (written by a trainer "
+                             "used directly, or by an older ttgnn); ttgnn predict reads "
+                             "checkpoints of ttgnn train / ogb runs");
   return run_config_from_text(ck.get_string("run_config"));
 }
 

@@ -75,7 +75,7 @@ RunResult run_training(Kokkos::DefaultExecutionSpace const &space,
                        RunLog const &log = {});
 
 /// \brief As run_training, without training: restores the selected parameters of
-/// config.checkpoint (a full-batch checkpoint of the same settings and data), evaluates them
+/// config.checkpoint (full batch or mini-batch, same settings and data), evaluates them
 /// and writes config.predictions_out / export_embeddings. The history is the checkpoint's.
 RunResult evaluate_checkpoint(Kokkos::DefaultExecutionSpace const &space,
                               Dataset<std::int32_t> const &data, RunConfig const &config,

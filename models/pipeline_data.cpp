@@ -61,10 +61,6 @@ void check_run_config(RunConfig const &c) {
       refuse("--emb-weight-decay (the table's optimizer has no weight decay)");
     if (c.embedding.backward != TtBackwardMode::deterministic)
       refuse("--tt-backward atomic");
-    if (!c.export_embeddings.empty())
-      refuse("--export-embeddings");
-    if (!c.predictions_out.empty())
-      refuse("writing predictions");
   }
   if (!c.data.dataset.empty())
     require_dataset_folder("--dataset", c.data.dataset);
