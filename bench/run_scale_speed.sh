@@ -91,7 +91,7 @@ unset OMP_NUM_THREADS
 echo "raw JSON lines: $out"
 "$py" "$here/scale_speed_table.py" "$out"
 if [ $papers = 1 ] && [ ! -x "$build/bin/ttgnn" ]; then
-  echo "run_scale_speed.sh: no $build/bin/ttgnn (build target ttgnn): --papers100m skipped" >&2
+  echo "run_scale_speed.sh: no $build/bin/ttgnn (build target ttgnn_app): --papers100m skipped" >&2
 elif [ $papers = 1 ]; then
   echo "== papers100M-size stages (bench/run_papers100m.sh)"
   pwork=${PAPERS_WORK:-$build/papers100m}
