@@ -1,13 +1,22 @@
-// Training-speed benchmarks (JSON lines on stdout; run through bench/compare_train.sh for the
-// side-by-side comparison with PyTorch).
+// Training-speed benchmarks (JSON lines on stdout; run through bench/run_scale_speed.sh or
+// bench/compare_train.sh for the side-by-side comparison with PyTorch).
 //
 //   bench_train --mode export --out DIR [--nodes 1000000 --avg-degree 40 --features 128
 //               --classes 16 --seed 0]
 //       generates a DC-SBM graph and writes DIR/{row_map,entries,features,labels,train}.npy
 //       (CSR of the symmetric graph without self loops, float32 features, int64 ids).
-//   bench_train --mode gcn --data DIR [--hidden 128 --layers 2 --epochs 10 --warmup 2]
-//       full-batch GCN training epochs on the exported data (forward, backward, Adam), the same
-//       model as bench/train_torch.py: median epoch time and peak RSS.
+//   bench_train --mode full --data DIR [--model gcn|sage --input feat|emb|tt --dim 64
+//               --tt-rank 8 --hidden 128 --layers 2 --epochs 10 --warmup 2]
+//       full-batch training epochs on the exported data (forward, backward, Adam on the weights
+//       and on the embedding table or TT cores), the same model as bench/train_torch.py: median
+//       epoch time, peak RSS and the memory breakdown. emb is a full N x dim table (dense
+//       gradient), tt a 3-core TT table of rank tt-rank (row of node v = v). --mode gcn is
+//       --mode full --model gcn.
+//   bench_train --mode bandwidth --data DIR [--hidden 128 --reps 10 --triad-mb 800]
+//       a STREAM-like triad a[i] = b[i] + s*c[i] (doubles, best of reps, 3 x 8 bytes per
+//       element) and the SpMM of the GCN layer (gcn_norm of the exported graph times an
+//       N x hidden float matrix, median of reps), in the same process: the SpMM's bytes (CSR
+//       row_map + entries + values, X, Y) / time as a fraction of the triad's bandwidth.
 //   bench_train --mode sage-minibatch [--nodes 2449029 --avg-degree 50.5 --features 100
 //               --classes 47 --train 0.08 --batch-size 1000 --fanout 5,10,15 --hidden 256
 //               --layers 3 --max-batches 40 --input feat|tt --eval]
@@ -22,6 +31,9 @@
 #include "core/kokkos_compat.hpp"
 #include "core/memory_breakdown.hpp"
 #include "core/peak_memory.hpp"
+#include "core/spmm.hpp"
+#include "core/tt_init.hpp"
+#include "core/tt_shape.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "graph/npy_reader.hpp"
 #include "graph/sbm_dataset.hpp"
@@ -30,12 +42,14 @@
 #include "models/minibatch_trainer.hpp"
 #include "models/node_input.hpp"
 #include "models/npy_writer.hpp"
+#include "models/parameter_init.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <sys/stat.h>
@@ -88,6 +102,27 @@ HostIds read_ids(std::string const &path) {
   return out;
 }
 
+/// One-minute load average, -1 when unknown.
+double load_average() {
+  double l = -1;
+  std::ifstream f("/proc/loadavg");
+  if (!(f >> l))
+    l = -1;
+  return l;
+}
+
+/// The exported graph (int32 entries) read back from DIR.
+ttgnn::Dataset<std::int32_t> read_graph(std::string const &dir) {
+  ttgnn::Dataset<std::int32_t> data;
+  data.graph.row_map = read_ids(dir + "/row_map.npy");
+  const HostIds e = read_ids(dir + "/entries.npy");
+  data.graph.entries = Kokkos::View<std::int32_t *, Kokkos::HostSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "entries"), e.extent(0));
+  for (std::size_t k = 0; k < e.extent(0); ++k)
+    data.graph.entries(k) = static_cast<std::int32_t>(e(k));
+  return data;
+}
+
 int run_export(ttgnn::cli::Options const &o) {
   const std::string dir = o.get("out");
   ::mkdir(dir.c_str(), 0755);
@@ -114,29 +149,47 @@ int run_export(ttgnn::cli::Options const &o) {
   return 0;
 }
 
-int run_gcn(ttgnn::cli::Options const &o) {
+int run_full(ttgnn::cli::Options const &o, std::string const &model_name) {
   using namespace ttgnn;
   using Scalar = float;
   const std::string dir = o.get("data");
+  const InputKind kind = parse_input_kind(o.get("input"));
+  if (kind != InputKind::features && kind != InputKind::embedding && kind != InputKind::tt)
+    throw ConfigError("--input: expected feat, emb or tt");
   Space space;
-  Dataset<std::int32_t> data;
-  data.graph.row_map = read_ids(dir + "/row_map.npy");
-  {
-    const HostIds e = read_ids(dir + "/entries.npy");
-    data.graph.entries = Kokkos::View<std::int32_t *, Kokkos::HostSpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "entries"), e.extent(0));
-    for (std::size_t k = 0; k < e.extent(0); ++k)
-      data.graph.entries(k) = static_cast<std::int32_t>(e(k));
-  }
+  Dataset<std::int32_t> data = read_graph(dir);
   const HostIds labels64 = read_ids(dir + "/labels.npy");
   const HostIds train = read_ids(dir + "/train.npy");
-  auto fr = NpyReader::open_file(dir + "/features.npy");
-  const std::int64_t n = data.num_nodes(), f = fr.header().shape.at(1);
-  Matrix<Scalar, Space> x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "features"), n, f);
-  {
+  const std::int64_t n = data.num_nodes();
+  NodeInput<Scalar, Space> input(n);
+  Matrix<Scalar, Space> x;
+  if (kind == InputKind::features) { // the features are read only when they are the input
+    auto fr = NpyReader::open_file(dir + "/features.npy");
+    x = Matrix<Scalar, Space>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "features"), n,
+                              fr.header().shape.at(1));
     auto hx = Kokkos::create_mirror_view(x);
     fr.read(hx.data(), hx.size());
     Kokkos::deep_copy(x, hx);
+    input.set_features(x);
+  }
+  const std::int64_t dim = o.get_int("dim");
+  std::string tt_shape;
+  if (kind == InputKind::embedding) {
+    FullEmbeddingOptions fo;
+    fo.gradient = FullGradient::dense;
+    auto table = std::make_shared<FullEmbedding<Scalar, Space>>(n, dim, fo);
+    uniform_fill(Kokkos::View<Scalar *, Space::memory_space>(table->table().data(), n * dim), 0.1,
+                 1);
+    input.set_full_embedding(table);
+  } else if (kind == InputKind::tt) {
+    const TtShape shape = make_tt_shape(n, dim, o.get_int("tt-rank"), 3);
+    tt_shape = shape.to_string();
+    auto table = std::make_shared<TtEmbedding<Scalar, Space>>(shape);
+    table->set_cores_from_host(space, tt_init_gaussian(shape, 0.01, 1));
+    HostIds rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "rows"), n);
+    for (std::int64_t i = 0; i < n; ++i)
+      rows(i) = i;
+    input.set_tt_embedding(table, rows);
   }
   Kokkos::View<std::int32_t *, Space::memory_space> labels("labels", n);
   int classes = 0;
@@ -149,14 +202,13 @@ int run_gcn(ttgnn::cli::Options const &o) {
     Kokkos::deep_copy(labels, hl);
   }
   auto train_d = Kokkos::create_mirror_view_and_copy(Space::memory_space(), train);
-  const auto t_norm = Clock::now();
-  auto a = gcn_norm<Scalar>(space, data.graph);
-  const double norm_s = since(t_norm);
-  NodeInput<Scalar, Space> input(n);
-  input.set_features(x);
   GnnConfig cfg;
-  cfg.kind = GnnKind::gcn;
-  cfg.in_features = f;
+  cfg.kind = parse_gnn_kind(model_name);
+  const auto t_norm = Clock::now();
+  auto a = cfg.kind == GnnKind::gcn ? gcn_norm<Scalar>(space, data.graph)
+                                    : mean_aggregation<Scalar>(space, data.graph);
+  const double norm_s = since(t_norm);
+  cfg.in_features = input.dim();
   cfg.hidden = o.get_int("hidden");
   cfg.out_features = classes;
   cfg.num_layers = static_cast<int>(o.get_int("layers"));
@@ -180,12 +232,16 @@ int run_gcn(ttgnn::cli::Options const &o) {
       times.push_back(since(t0));
   }
   JsonWriter j;
-  j.field("bench", "gcn_full_batch_epoch");
+  j.field("bench", "full_batch_epoch");
   j.field("impl", "ttgnn");
+  j.field("model", model_name);
+  j.field("input", to_string(kind));
   j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
   j.field("nodes", static_cast<long long>(n));
   j.field("arcs", static_cast<long long>(data.graph.num_arcs()));
-  j.field("features", static_cast<long long>(f));
+  j.field("in_features", static_cast<long long>(cfg.in_features));
+  if (!tt_shape.empty())
+    j.field("tt_shape", tt_shape);
   j.field("hidden", static_cast<long long>(cfg.hidden));
   j.field("layers", cfg.num_layers);
   j.field("classes", classes);
@@ -193,14 +249,80 @@ int run_gcn(ttgnn::cli::Options const &o) {
   j.field("epoch_s_median", median(times));
   j.field("epoch_s", times);
   j.field("last_loss", loss);
-  j.field("gcn_norm_s", norm_s);
+  j.field("norm_s", norm_s);
+  j.field("loadavg_1min", load_average());
   j.field("peak_rss_mb", peak_rss_mb());
   {
     ByteLedger graph, features;
     graph.add(data.graph.row_map).add(data.graph.entries);
-    features.add(x);
+    if (x.extent(0))
+      features.add(x);
     j.raw("memory", to_json(trainer.memory(graph, features)));
   }
+  std::cout << j.str() << std::endl;
+  return 0;
+}
+
+/// Best-of-reps STREAM triad a = b + s c over doubles, then the median SpMM of gcn_norm(A)
+/// times an N x hidden float matrix; one JSON line with both and the bandwidth fraction.
+int run_bandwidth(ttgnn::cli::Options const &o) {
+  using namespace ttgnn;
+  using Scalar = float;
+  Space space;
+  const int reps = static_cast<int>(o.get_int("reps"));
+  const std::int64_t len = o.get_int("triad-mb") * 1000000 / 24; // three arrays of doubles
+  using Doubles = Kokkos::View<double *, Space::memory_space>;
+  Doubles ta("triad_a", len), tb("triad_b", len), tc("triad_c", len);
+  Kokkos::deep_copy(tb, 1.0);
+  Kokkos::deep_copy(tc, 2.0);
+  double triad_best = 1e300;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = Clock::now();
+    Kokkos::parallel_for(
+        "bench_train::triad", Kokkos::RangePolicy<Space>(space, 0, len),
+        KOKKOS_LAMBDA(std::int64_t i) { ta(i) = tb(i) + 3.0 * tc(i); });
+    space.fence();
+    triad_best = std::min(triad_best, since(t0));
+  }
+  const double triad_bytes = 3.0 * 8.0 * static_cast<double>(len);
+  const double triad_gbs = triad_bytes / triad_best / 1e9;
+  ta = tb = tc = Doubles(); // freed before the graph is read
+
+  Dataset<std::int32_t> data = read_graph(o.get("data"));
+  const auto a = gcn_norm<Scalar>(space, data.graph);
+  const std::int64_t n = a.num_rows, nnz = a.num_nonzeros(), f = o.get_int("hidden");
+  Matrix<Scalar, Space> x("spmm_x", n, f), y("spmm_y", n, f);
+  Kokkos::deep_copy(x, Scalar(1));
+  std::vector<double> times;
+  for (int r = 0; r < reps + 1; ++r) {
+    const auto t0 = Clock::now();
+    a.apply(space, x, y);
+    space.fence();
+    if (r > 0)
+      times.push_back(since(t0));
+  }
+  const double spmm_s = median(times);
+  // The least an SpMM moves: the CSR once (int64 row_map, int32 entries, float values), X read
+  // once, Y written once.
+  const double spmm_bytes = 8.0 * static_cast<double>(n + 1) + (4.0 + sizeof(Scalar)) * nnz +
+                            2.0 * sizeof(Scalar) * static_cast<double>(n * f);
+  const double spmm_gbs = spmm_bytes / spmm_s / 1e9;
+  JsonWriter j;
+  j.field("bench", "bandwidth");
+  j.field("impl", "ttgnn");
+  j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
+  j.field("triad_elements", static_cast<long long>(len));
+  j.field("triad_best_s", triad_best);
+  j.field("triad_gb_per_s", triad_gbs);
+  j.field("nodes", static_cast<long long>(n));
+  j.field("nonzeros", static_cast<long long>(nnz));
+  j.field("cols", static_cast<long long>(f));
+  j.field("spmm_s_median", spmm_s);
+  j.field("spmm_s", times);
+  j.field("spmm_bytes", spmm_bytes);
+  j.field("spmm_gb_per_s", spmm_gbs);
+  j.field("spmm_fraction_of_triad", spmm_gbs / triad_gbs);
+  j.field("loadavg_1min", load_average());
   std::cout << j.str() << std::endl;
   return 0;
 }
@@ -283,9 +405,9 @@ int run_sage(ttgnn::cli::Options const &o) {
 int main(int argc, char *argv[]) {
   Kokkos::ScopeGuard guard(argc, argv);
   ttgnn::cli::Options o("bench_train");
-  o.value("mode", "export | gcn | sage-minibatch", "", true)
+  o.value("mode", "export | full | gcn | bandwidth | sage-minibatch", "", true)
       .value("out", "export: output folder", "")
-      .value("data", "gcn: folder written by --mode export", "")
+      .value("data", "full, bandwidth: folder written by --mode export", "")
       .value("nodes", "generated nodes", "2449029")
       .value("avg-degree", "generated average degree", "50.5")
       .value("features", "feature dimension", "100")
@@ -297,12 +419,17 @@ int main(int argc, char *argv[]) {
       .value("seed", "seed", "0")
       .value("hidden", "hidden width", "256")
       .value("layers", "layers", "3")
-      .value("epochs", "gcn: timed epochs", "10")
-      .value("warmup", "gcn: untimed epochs first", "2")
+      .value("model", "full: gcn | sage", "gcn")
+      .value("dim", "full: embedding width (emb, tt)", "64")
+      .value("tt-rank", "full: TT rank (tt)", "8")
+      .value("epochs", "full: timed epochs", "10")
+      .value("warmup", "full: untimed epochs first", "2")
+      .value("reps", "bandwidth: repetitions of the triad and of the SpMM", "10")
+      .value("triad-mb", "bandwidth: megabytes of the three triad arrays", "800")
       .value("batch-size", "sage: batch size", "1000")
       .value("fanout", "sage: fan-outs, input layer first", "5,10,15")
       .value("max-batches", "sage: batches timed", "40")
-      .value("input", "sage: feat | tt | emb", "feat")
+      .value("input", "full, sage: feat | emb | tt", "feat")
       .flag("eval", "sage: also time one layer-wise inference pass");
   try {
     if (!o.parse(argc, argv, 1))
@@ -310,11 +437,15 @@ int main(int argc, char *argv[]) {
     const std::string mode = o.get("mode");
     if (mode == "export")
       return run_export(o);
+    if (mode == "full")
+      return run_full(o, o.get("model"));
     if (mode == "gcn")
-      return run_gcn(o);
+      return run_full(o, "gcn");
+    if (mode == "bandwidth")
+      return run_bandwidth(o);
     if (mode == "sage-minibatch")
       return run_sage(o);
-    throw ttgnn::ConfigError("--mode: expected export, gcn or sage-minibatch");
+    throw ttgnn::ConfigError("--mode: expected export, full, gcn, bandwidth or sage-minibatch");
   } catch (std::exception const &e) {
     std::fprintf(stderr, "bench_train: %s\n", e.what());
     return 1;
