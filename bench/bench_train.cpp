@@ -353,15 +353,14 @@ int run_sage(ttgnn::cli::Options const &o) {
   m.input.init = "gaussian";
   const auto t1 = Clock::now();
   std::vector<double> sample_share;
-  const MinibatchResult r = train_minibatch(
-      Space(), data, m, {}, 0, [&](EpochRecord const &e) {
-        sample_share.push_back(e.sample_seconds / e.train_seconds);
-        std::fprintf(stderr,
-                     "bench_train: %lld batches in %.2f s (sampling %.2f s), %lld sampled "
-                     "edges, %lld input rows\n",
-                     static_cast<long long>(e.batches), e.train_seconds, e.sample_seconds,
-                     static_cast<long long>(e.sampled_edges), static_cast<long long>(e.input_rows));
-      });
+  const MinibatchResult r = train_minibatch(Space(), data, m, {}, 0, [&](EpochRecord const &e) {
+    sample_share.push_back(e.sample_seconds / e.train_seconds);
+    std::fprintf(stderr,
+                 "bench_train: %lld batches in %.2f s (sampling %.2f s), %lld sampled "
+                 "edges, %lld input rows\n",
+                 static_cast<long long>(e.batches), e.train_seconds, e.sample_seconds,
+                 static_cast<long long>(e.sampled_edges), static_cast<long long>(e.input_rows));
+  });
   const double train_s = since(t1);
   JsonWriter j;
   j.field("bench", "sage_minibatch_epoch");

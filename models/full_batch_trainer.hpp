@@ -62,8 +62,8 @@ public:
                                  make_fingerprint(model, input, source_, options)}) {
     AdamOptions emb;
     emb.lr = loop_.embedding_lr();
-    emb.weight_decay = options.embedding_weight_decay >= 0 ? options.embedding_weight_decay
-                                                           : options.weight_decay;
+    emb.weight_decay =
+        options.embedding_weight_decay >= 0 ? options.embedding_weight_decay : options.weight_decay;
     input.set_optimizer(space, emb, options.optimizer);
   }
 

@@ -156,8 +156,7 @@ public:
 
   std::int64_t num_batches(int epoch) {
     order_ = shuffled(data_.train, o_.seed, static_cast<std::uint64_t>(epoch));
-    return o_.max_batches > 0 ? std::min(o_.max_batches, batches_per_epoch())
-                              : batches_per_epoch();
+    return o_.max_batches > 0 ? std::min(o_.max_batches, batches_per_epoch()) : batches_per_epoch();
   }
 
   batch_type batch(ExecutionSpace const &space, int epoch, std::int64_t b, EpochRecord &rec) {
@@ -174,9 +173,8 @@ public:
     Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds =
         Kokkos::subview(order_, std::make_pair(first, last));
     const auto t_sample = std::chrono::steady_clock::now();
-    const SampledBatch sampled = sampler_.sample(host_space_, seeds,
-                                                 static_cast<std::uint64_t>(epoch),
-                                                 static_cast<std::uint64_t>(b));
+    const SampledBatch sampled = sampler_.sample(
+        host_space_, seeds, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(b));
     rec.sample_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sample).count();
     for (auto const &blk : sampled.blocks)
@@ -193,8 +191,8 @@ public:
     // (the layer-l nodes are a prefix of the input nodes)
     for (int l = 0; l < o_.num_layers; ++l)
       out.dropout_keys.push_back(Kokkos::subview(
-          ids, std::make_pair(std::int64_t(0),
-                              static_cast<std::int64_t>(sampled.nodes[l].extent(0)))));
+          ids,
+          std::make_pair(std::int64_t(0), static_cast<std::int64_t>(sampled.nodes[l].extent(0)))));
     // the seeds are the first input nodes: their targets become rows 0 .. seeds-1
     out.targets = gather_targets(space, targets_, ids, out.seeds);
     Kokkos::View<std::int64_t *, memory_space> rows(
@@ -223,8 +221,8 @@ public:
 
   EvalResult evaluate(ExecutionSpace const &space) {
     model_.set_training(false);
-    const EvalResult r = o_.eval_nodes == EvalNodes::all ? evaluate_all(space)
-                                                         : evaluate_subset(space);
+    const EvalResult r =
+        o_.eval_nodes == EvalNodes::all ? evaluate_all(space) : evaluate_subset(space);
     model_.set_training(true);
     return r;
   }
@@ -273,7 +271,8 @@ private:
   /// Layer-wise full-neighbour inference over every node.
   EvalResult evaluate_all(ExecutionSpace const &space) {
     const matrix_type logits = all_logits(space);
-    const std::vector<double> scores = node_scores(space, logits, targets_, {train_, valid_, test_});
+    const std::vector<double> scores =
+        node_scores(space, logits, targets_, {train_, valid_, test_});
     EvalResult r{scores[0], scores[1], scores[2], -1};
     NodeLoss<Scalar, ExecutionSpace> eval_loss;
     r.valid_loss = eval_loss.forward(space, logits, targets_, valid_);
@@ -304,8 +303,8 @@ private:
     eval_memory_.max_input_rows = std::max(eval_memory_.max_input_rows, sm.max_input_rows);
     eval_memory_.node_matrix_bytes = std::max<std::int64_t>(
         eval_memory_.node_matrix_bytes, static_cast<std::int64_t>(logits.span() * sizeof(Scalar)));
-    auto nodes_d = Kokkos::create_mirror_view_and_copy(memory_space(), nodes,
-                                                       "ttgnn::minibatch::eval_nodes");
+    auto nodes_d =
+        Kokkos::create_mirror_view_and_copy(memory_space(), nodes, "ttgnn::minibatch::eval_nodes");
     const NodeTargets<ExecutionSpace> local_targets =
         gather_targets(space, targets_, nodes_d, nv + nt);
     Kokkos::View<std::int64_t *, memory_space> local(
@@ -409,7 +408,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
       "/" + std::to_string(data.valid.extent(0)) + "/" + std::to_string(data.test.extent(0)) +
       (o.fingerprint.empty() ? "" : " | " + o.fingerprint);
   TrainingLoop<Scalar, ExecutionSpace, std::int32_t, MinibatchInput<Scalar, ExecutionSpace>> loop(
-      space, model, input, to, o.eval_nodes == EvalNodes::test ? Selection::every : Selection::valid,
+      space, model, input, to,
+      o.eval_nodes == EvalNodes::test ? Selection::every : Selection::valid,
       CheckpointIdentity{"ttgnn-minibatch-trainer", "mini-batch trainer", fingerprint},
       o.communicator);
 
@@ -469,10 +469,10 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   result.batches_per_epoch = source.batches_per_epoch();
   result.epoch_time_s = TrainResult::median_value(train_times);
   result.eval_time_s = result.median_eval_seconds();
-  result.epoch_time_mean_s =
-      total_times.empty() ? 0.0
-                          : std::accumulate(total_times.begin(), total_times.end(), 0.0) /
-                                double(total_times.size());
+  result.epoch_time_mean_s = total_times.empty()
+                                 ? 0.0
+                                 : std::accumulate(total_times.begin(), total_times.end(), 0.0) /
+                                       double(total_times.size());
   result.batch_time_s = TrainResult::median_value(loop.batch_seconds());
   result.peak_rss_mb = peak_rss_mb();
   result.ranks = comm.size();
@@ -506,8 +506,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
 #define TTGNN_INSTANTIATE_MINIBATCH(SPACE)                                                         \
   template MinibatchResult train_minibatch<SPACE>(                                                 \
       SPACE const &, Dataset<std::int32_t> const &, MinibatchTrainOptions const &,                 \
-      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, std::int64_t,                         \
-      EpochCallback const &);
+      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, std::int64_t, EpochCallback const &);
 #ifdef KOKKOS_ENABLE_SERIAL
 TTGNN_INSTANTIATE_MINIBATCH(Kokkos::Serial)
 #endif

@@ -230,8 +230,8 @@ public:
   void set_optimizer(ExecutionSpace const &space, AdamOptions const &options, OptimizerKind kind) {
     opt_.reset();
     if (has_embedding())
-      opt_ = std::make_unique<TrainerAdam<Scalar, ExecutionSpace>>(space, parameters(),
-                                                                   gradients(), options, kind);
+      opt_ = std::make_unique<TrainerAdam<Scalar, ExecutionSpace>>(space, parameters(), gradients(),
+                                                                   options, kind);
   }
   /// One optimizer step over the table's gradient (ConfigError without set_optimizer).
   void step(ExecutionSpace const &space) {

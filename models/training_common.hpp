@@ -46,23 +46,34 @@ struct EpochRecord {
   double train_acc = -1;
   double valid_acc = -1;
   double test_acc = -1;
-  double valid_loss = -1;   ///< evaluation-mode loss on the validation nodes (-1: not computed)
-  double lr = 0;            ///< learning rate of the GNN parameters in this epoch
-  double seconds = 0;       ///< wall time of the epoch (update + evaluation + model selection)
-  double train_seconds = 0; ///< of which the training steps (forward, backward, update)
-  double eval_seconds = 0;  ///< of which the evaluation pass (forward, metric, loss)
-  bool evaluated = false;   ///< evaluation ran after this epoch
-  double sample_seconds = 0;      ///< of train_seconds: building the batches (sampling blocks)
-  std::int64_t batches = 0;       ///< optimizer steps
+  double valid_loss = -1;    ///< evaluation-mode loss on the validation nodes (-1: not computed)
+  double lr = 0;             ///< learning rate of the GNN parameters in this epoch
+  double seconds = 0;        ///< wall time of the epoch (update + evaluation + model selection)
+  double train_seconds = 0;  ///< of which the training steps (forward, backward, update)
+  double eval_seconds = 0;   ///< of which the evaluation pass (forward, metric, loss)
+  bool evaluated = false;    ///< evaluation ran after this epoch
+  double sample_seconds = 0; ///< of train_seconds: building the batches (sampling blocks)
+  std::int64_t batches = 0;  ///< optimizer steps
   std::int64_t sampled_edges = 0; ///< edges of the batches' blocks (0 for the whole graph)
   std::int64_t input_rows = 0;    ///< input rows gathered / looked up over the batches
   /// Fields of to_vector / from (checkpoint history).
   static constexpr int num_fields = 15;
   std::vector<double> to_vector() const {
-    return {double(epoch),   loss,          train_acc,         valid_acc,
-            test_acc,        valid_loss,    lr,                seconds,
-            train_seconds,   eval_seconds,  evaluated ? 1.0 : 0.0, sample_seconds,
-            double(batches), double(sampled_edges), double(input_rows)};
+    return {double(epoch),
+            loss,
+            train_acc,
+            valid_acc,
+            test_acc,
+            valid_loss,
+            lr,
+            seconds,
+            train_seconds,
+            eval_seconds,
+            evaluated ? 1.0 : 0.0,
+            sample_seconds,
+            double(batches),
+            double(sampled_edges),
+            double(input_rows)};
   }
   static EpochRecord from(double const *v) {
     EpochRecord r;

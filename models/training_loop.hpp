@@ -64,12 +64,12 @@ template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t> stru
   using memory_space = typename ExecutionSpace::memory_space;
   using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
   std::vector<GraphOperator<Scalar, ExecutionSpace, Ordinal>> ops; ///< one, or one per layer
-  Matrix<Scalar, ExecutionSpace> x;     ///< the first layer's input rows
-  NodeTargets<ExecutionSpace> targets;  ///< targets of the logits' rows
-  ids_type loss_rows;                   ///< logits rows the loss averages over
-  std::vector<ids_type> dropout_keys;   ///< row keys per layer (empty: unkeyed dropout)
-  std::int64_t seeds = 0;               ///< loss rows here (0: this rank sits the batch out)
-  std::int64_t batch_seeds = 0;         ///< loss rows of the batch over all ranks
+  Matrix<Scalar, ExecutionSpace> x;                                ///< the first layer's input rows
+  NodeTargets<ExecutionSpace> targets;                             ///< targets of the logits' rows
+  ids_type loss_rows;                 ///< logits rows the loss averages over
+  std::vector<ids_type> dropout_keys; ///< row keys per layer (empty: unkeyed dropout)
+  std::int64_t seeds = 0;             ///< loss rows here (0: this rank sits the batch out)
+  std::int64_t batch_seeds = 0;       ///< loss rows of the batch over all ranks
 };
 
 /// How the TrainingLoop compares evaluations.
