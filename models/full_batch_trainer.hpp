@@ -74,6 +74,12 @@ public:
   /// selected parameters. Returns the history and the selected epoch's scores.
   TrainResult train() { return loop_.run(source_); }
 
+  /// \brief No training: the selected parameters of checkpoint \p path evaluated once (the
+  /// history is the checkpoint's); they stay in the model.
+  TrainResult evaluate_checkpoint(std::string const &path) {
+    return loop_.evaluate_checkpoint(source_, path);
+  }
+
   /// \brief One training step (training mode): returns the loss; when it is finite, the
   /// gradients are computed and both optimizers step.
   double train_step() {

@@ -417,22 +417,8 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   const std::int64_t comm_bytes_before = comm.bytes();
   const double comm_seconds_before = comm.seconds();
   MinibatchResult result;
-  if (o.evaluate_only) {
-    TrainResult &r = result;
-    r.checkpoint_epoch = loop.load_checkpoint(o.checkpoint_path);
-    loop.restore_best();
-    const EvalResult e = source.evaluate(space);
-    r.history = loop.history();
-    r.best_epoch = loop.best_epoch();
-    r.first_epoch = r.checkpoint_epoch + 1;
-    r.last_epoch = r.checkpoint_epoch;
-    r.train_acc = e.train_acc;
-    r.valid_acc = e.valid_acc;
-    r.test_acc = e.test_acc;
-    r.valid_loss = e.valid_loss;
-  } else {
-    static_cast<TrainResult &>(result) = loop.run(source);
-  }
+  static_cast<TrainResult &>(result) =
+      o.evaluate_only ? loop.evaluate_checkpoint(source, o.checkpoint_path) : loop.run(source);
   HostIds identity;
   auto order = o.output_order;
   if (order.extent(0) == 0 && (!o.predictions_path.empty() || !o.embeddings_path.empty())) {

@@ -252,21 +252,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
         std::to_string(c.epochs) + " epochs, " + std::to_string(out.gnn_params) +
         " GNN parameters, " + std::to_string(out.embedding_params) + " embedding parameters");
   const auto t_train = Clock::now();
-  TrainResult r;
-  if (evaluate_only) {
-    r.checkpoint_epoch = trainer.load_checkpoint(c.checkpoint);
-    trainer.restore_best();
-    const EvalResult e = trainer.evaluate();
-    r.history = trainer.history();
-    r.best_epoch = trainer.best_epoch();
-    r.first_epoch = r.checkpoint_epoch + 1;
-    r.last_epoch = r.checkpoint_epoch;
-    r.train_acc = e.train_acc;
-    r.valid_acc = e.valid_acc;
-    r.test_acc = e.test_acc;
-  } else {
-    r = trainer.train();
-  }
+  const TrainResult r = evaluate_only ? trainer.evaluate_checkpoint(c.checkpoint) : trainer.train();
   out.train_time_s = since(t_train);
   // outputs, with the selected parameters (restored by train())
   if (!c.export_embeddings.empty()) {

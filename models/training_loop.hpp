@@ -220,6 +220,24 @@ public:
     return result;
   }
 
+  /// \brief No training: loads \p path, restores its selected parameters and evaluates them
+  /// once over \p source; the history is the checkpoint's, the scores this evaluation's.
+  template <class Source> TrainResult evaluate_checkpoint(Source &source, std::string const &path) {
+    TrainResult r;
+    r.checkpoint_epoch = load_checkpoint(path);
+    restore_best();
+    const EvalResult e = source.evaluate(space_);
+    r.history = history_;
+    r.best_epoch = best_epoch_;
+    r.first_epoch = r.checkpoint_epoch + 1;
+    r.last_epoch = r.checkpoint_epoch;
+    r.train_acc = e.train_acc;
+    r.valid_acc = e.valid_acc;
+    r.test_acc = e.test_acc;
+    r.valid_loss = e.valid_loss;
+    return r;
+  }
+
   /// \brief One optimizer step on \p b (training mode): returns the loss (on P ranks the
   /// batch's mean over all ranks); when it is finite, the gradients are computed, summed by
   /// the source and both optimizers step. NaN/Inf: nothing is updated.
