@@ -22,7 +22,6 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
-#include <numeric>
 #include <type_traits>
 
 namespace ttgnn {
@@ -439,26 +438,16 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
           input.lookup_embedding(s, ids, out);
         },
         o.eval_chunk);
-  std::vector<double> train_times, total_times;
   std::int64_t steps = 0;
   for (auto const &r : result.history)
-    if (r.epoch >= result.first_epoch) {
-      train_times.push_back(r.train_seconds);
-      total_times.push_back(r.seconds);
+    if (r.epoch >= result.first_epoch)
       steps += r.batches;
-    }
   result.metric = to_string(metric);
   result.gnn_params = model.num_parameters();
   result.embedding_params = input.num_parameters();
   result.compression = input.compression();
   result.tt_shape = input.shape_string();
   result.batches_per_epoch = source.batches_per_epoch();
-  result.epoch_time_s = TrainResult::median_value(train_times);
-  result.eval_time_s = result.median_eval_seconds();
-  result.epoch_time_mean_s = total_times.empty()
-                                 ? 0.0
-                                 : std::accumulate(total_times.begin(), total_times.end(), 0.0) /
-                                       double(total_times.size());
   result.batch_time_s = TrainResult::median_value(loop.batch_seconds());
   result.peak_rss_mb = peak_rss_mb();
   result.ranks = comm.size();

@@ -124,16 +124,13 @@ struct MinibatchTrainOptions {
 
 /// \brief Result of train_minibatch: the history and selected scores of the training loop
 /// (models/training_loop.hpp; the records carry batches, sampling time, sampled edges and input
-/// rows), and what the run measured.
+/// rows; TrainResult gives the median epoch and evaluation times), and what the run measured.
 struct MinibatchResult : TrainResult {
   std::int64_t gnn_params = 0, embedding_params = 0;
   double compression = 0;             ///< embedding compression (0 without an embedding)
   std::string tt_shape;               ///< TT shape, "" without TT
   std::int64_t batches_per_epoch = 0; ///< full epoch (before max_batches)
   std::string metric = "acc";         ///< the metric of the *_acc fields
-  double epoch_time_s = 0;            ///< median training time per epoch (as run)
-  double eval_time_s = 0;             ///< median evaluation time (evaluated epochs)
-  double epoch_time_mean_s = 0;       ///< mean of training + evaluation time per epoch
   double batch_time_s = 0;            ///< median over all batches of all epochs
   double peak_rss_mb = 0;
   /// Peak RSS and what the run held, by part (core/memory_breakdown.hpp): graph (CSR and the

@@ -139,6 +139,24 @@ private:
   int count_ = 0;
 };
 
+/// What the training loop reports, on either path: history, stop, selected scores, times.
+void take_training(RunResult &out, TrainResult const &r, NodeMetric metric) {
+  out.history = r.history;
+  out.stop = r.stop;
+  out.message = r.message;
+  out.metric = metric;
+  out.train_score = r.train_acc;
+  out.valid_score = r.valid_acc;
+  out.test_score = r.test_acc;
+  out.best_epoch = r.best_epoch;
+  out.first_epoch = r.first_epoch;
+  out.last_epoch = r.last_epoch;
+  out.checkpoint_epoch = r.checkpoint_epoch;
+  out.epoch_time_s = r.median_train_seconds();
+  out.eval_time_s = r.median_eval_seconds();
+  out.epoch_time_mean_s = r.epoch_seconds();
+}
+
 void fill_sizes(RunResult &r, Dataset<std::int32_t> const &d) {
   r.num_nodes = d.num_nodes();
   r.num_arcs = d.graph.num_arcs();
@@ -265,20 +283,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
     if (log)
       log("wrote " + c.predictions_out);
   }
-  out.history = r.history;
-  out.stop = r.stop;
-  out.message = r.message;
-  out.metric = metric;
-  out.train_score = r.train_acc;
-  out.valid_score = r.valid_acc;
-  out.test_score = r.test_acc;
-  out.best_epoch = r.best_epoch;
-  out.first_epoch = r.first_epoch;
-  out.last_epoch = r.last_epoch;
-  out.checkpoint_epoch = r.checkpoint_epoch;
-  out.epoch_time_s = r.median_train_seconds();
-  out.eval_time_s = r.median_eval_seconds();
-  out.epoch_time_mean_s = r.epoch_seconds();
+  take_training(out, r, metric);
   ByteLedger graph, features; // the host dataset, in both orders when they differ
   for (Dataset<std::int32_t> const *d : {&data, &pdata}) {
     graph.add(d->graph.row_map).add(d->graph.entries);
@@ -357,23 +362,10 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
       train_minibatch(space, pdata, m, rows, tt ? o.shape.num_rows : 0, report);
   RunResult out;
   out.train_time_s = since(t_train);
-  out.history = r.history;
-  out.stop = r.stop;
-  out.message = r.message;
-  out.metric = metric;
-  out.train_score = r.train_acc;
-  out.valid_score = r.valid_acc;
-  out.test_score = r.test_acc;
-  out.best_epoch = r.best_epoch;
-  out.first_epoch = r.first_epoch;
-  out.last_epoch = r.last_epoch;
-  out.checkpoint_epoch = r.checkpoint_epoch;
+  take_training(out, r, metric);
   out.gnn_params = r.gnn_params;
   out.embedding_params = r.embedding_params;
   out.embedding_dim = uses_tt(c.input) || uses_full_table(c.input) ? c.embedding.dim : 0;
-  out.epoch_time_s = r.epoch_time_s;
-  out.eval_time_s = r.eval_time_s;
-  out.epoch_time_mean_s = r.epoch_time_mean_s;
   out.batch_time_s = r.batch_time_s;
   out.batches_per_epoch = r.batches_per_epoch;
   out.memory = r.memory;
