@@ -40,7 +40,9 @@ int run_generate(int argc, char const *const *argv) {
       .value("features", "feature dimension F (0 = no node-feat file)", "32")
       .value("feature-sep", "norm of each class mean (noise has unit variance)", "1")
       .value("train", "train fraction per class", "0.6")
-      .value("valid", "valid fraction per class (test gets the rest)", "0.2")
+      .value("valid", "valid fraction per class (test gets the rest unless --test)", "0.2")
+      .value("test", "test fraction per class (negative: the rest; other nodes are in no split)",
+             "-1")
       .value("split-name", "name of the split folder split/<name>/", "random")
       .value("multilabel",
              "T > 0: T binary tasks per node (multi-label, ogbn-proteins' layout), each "
@@ -67,6 +69,7 @@ int run_generate(int argc, char const *const *argv) {
   config.feature_separation = opts.get_double("feature-sep");
   config.train_fraction = opts.get_double("train");
   config.valid_fraction = opts.get_double("valid");
+  config.test_fraction = opts.get_double("test");
   const std::int64_t seed = opts.get_int("seed");
   if (seed < 0)
     throw ConfigError("--seed must be >= 0, got " + std::to_string(seed));

@@ -22,7 +22,7 @@ namespace ttgnn::cli {
 int run_partition(int argc, char const *const *argv) {
   Options opts("partition");
   opts.value("dataset", "dataset folder in the OGB raw layout", "", true);
-  opts.value("order", "original | random | metis | metis-hier | rcm", "metis-hier");
+  opts.value("order", "original | random | metis | metis-hier | rcm | lp-hier", "metis-hier");
   opts.value("tt-shape", "TT row factors n1,n2,n3 (default: balanced, product >= 1.05 N)");
   opts.value("parts", "flat METIS: number of parts K (default n1)", "0");
   opts.value("seed", "seed of the random order, METIS and the sparsification", "0");
@@ -31,7 +31,12 @@ int run_partition(int argc, char const *const *argv) {
              "graphs with more arcs than METIS indexes: keep at most this many arcs per node "
              "(0 = refuse such graphs)",
              "0");
+  opts.value("lp-sweeps", "lp-hier: maximal label-propagation sweeps per level", "10");
   opts.value("cache", "binary cache folder of the loader", "");
+  opts.value("split",
+             "also load this split (split/<name>/), so the cache entry is the one `ttgnn train` "
+             "reads (train loads the split; default: none)",
+             "");
   opts.value("save", "write the TT row of every node (int64, indexed by original id) as .npy");
   opts.flag("json", "print one JSON line instead of text");
   opts.epilog(
@@ -57,6 +62,10 @@ int run_partition(int argc, char const *const *argv) {
     throw ConfigError("--metis-algorithm: expected kway or rb, got '" + algo + "'");
   o.metis.algorithm = algo == "kway" ? MetisAlgorithm::kway : MetisAlgorithm::recursive_bisection;
   o.metis.max_arcs_per_node = opts.get_int("metis-max-degree");
+  const std::int64_t sweeps = opts.get_int("lp-sweeps");
+  if (sweeps < 1 || sweeps > 1000)
+    throw ConfigError("--lp-sweeps must be in [1, 1000] (got " + std::to_string(sweeps) + ")");
+  o.lp_sweeps = static_cast<int>(sweeps);
   if (opts.has("tt-shape"))
     o.n_factors = opts.get_int_list("tt-shape");
 
@@ -67,6 +76,7 @@ int run_partition(int argc, char const *const *argv) {
   load.edges = LoadOptions::Edges::symmetrize; // orderings need the undirected graph
   load.features = false;
   load.cache_dir = opts.get("cache");
+  load.split = opts.get("split");
   std::cerr << "partition: loading " << opts.get("dataset") << "\n";
   LoadInfo info;
   const auto data = load_ogb<std::int32_t>(opts.get("dataset"), load, &info);

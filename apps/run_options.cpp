@@ -49,7 +49,7 @@ void declare_run_options(Options &opts, RunConfig const *defaults) {
              to_string(d.data.feature_norm))
       .value("model", "gcn | sage", def(to_string(d.model)))
       .value("input", "feat | emb | tt | feat+tt | feat+emb", def(to_string(d.input)))
-      .value("order", "node order: original | random | metis | metis-hier | rcm",
+      .value("order", "node order: original | random | metis | metis-hier | rcm | lp-hier",
              def(to_string(d.order)))
       .value("init", "embedding init: gaussian | ortho | spectral", to_string(d.embedding.init))
       .value("init-std", "root-mean-square entry of the initial embedding table",

@@ -302,13 +302,23 @@ Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, Lo
       d.node_year(i) = static_cast<std::int32_t>(years[i]);
   }
 
-  // ---- edges, then features
-  io::EdgeList<Ordinal> edges =
-      files.binary ? io::read_edges_npz<Ordinal>(files.data_npz, "edge_index.npy", n)
-                   : io::read_edges_text<Ordinal>(files.edge, n, io::EdgeTextFormat{}, e);
-  if (e >= 0 && static_cast<std::int64_t>(edges.src.size()) != e)
+  // ---- edges (text with N > 0: streamed twice straight into the CSR, no edge list), then
+  // features
+  const CsrBuildOptions csr_options{symmetrize, options.self_loops};
+  const bool stream = !files.binary && n > 0;
+  io::EdgeList<Ordinal> edges;
+  std::int64_t edges_read = 0;
+  if (stream) {
+    d.graph = io::read_edges_text_csr<Ordinal>(files.edge, n, io::EdgeTextFormat{}, csr_options,
+                                               &edges_read);
+  } else {
+    edges = files.binary ? io::read_edges_npz<Ordinal>(files.data_npz, "edge_index.npy", n)
+                         : io::read_edges_text<Ordinal>(files.edge, n, io::EdgeTextFormat{}, e);
+    edges_read = static_cast<std::int64_t>(edges.src.size());
+  }
+  if (e >= 0 && edges_read != e)
     throw InputError((files.binary ? files.data_npz : files.edge) + ": " +
-                     std::to_string(edges.src.size()) + " edges but the edge count file says " +
+                     std::to_string(edges_read) + " edges but the edge count file says " +
                      std::to_string(e));
   std::set<std::string> members;
   if (files.binary) {
@@ -338,7 +348,8 @@ Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, Lo
   }
 
   // ---- CSR
-  d.graph = io::edges_to_csr(edges, n, CsrBuildOptions{symmetrize, options.self_loops});
+  if (!stream)
+    d.graph = io::edges_to_csr(edges, n, csr_options);
   d.name = name;
   if (!options.cache_dir.empty()) {
     try {

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "graph/boost_adapter.hpp"
 #include "graph/hierarchical_partition.hpp"
+#include "graph/label_propagation_order.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -62,17 +63,19 @@ std::string to_string(OrderMethod method) {
     return "metis-hier";
   case OrderMethod::rcm:
     return "rcm";
+  case OrderMethod::lp_hier:
+    return "lp-hier";
   }
   return "?";
 }
 
 OrderMethod parse_order_method(std::string const &name) {
   for (auto m : {OrderMethod::original, OrderMethod::random, OrderMethod::metis,
-                 OrderMethod::metis_hier, OrderMethod::rcm})
+                 OrderMethod::metis_hier, OrderMethod::rcm, OrderMethod::lp_hier})
     if (name == to_string(m))
       return m;
   throw ConfigError("unknown order '" + name +
-                    "': expected original, random, metis, metis-hier or rcm");
+                    "': expected original, random, metis, metis-hier, rcm or lp-hier");
 }
 
 Kokkos::View<std::int64_t *, Kokkos::HostSpace> NodeOrdering::new_to_row() const {
@@ -151,12 +154,21 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
   case OrderMethod::rcm:
     n2o = boost_reverse_cuthill_mckee(graph); // graph/boost_adapter.hpp
     break;
+  case OrderMethod::lp_hier: {
+    LabelPropagationOrder lp =
+        label_propagation_order(graph, result.n_factors, options.seed, options.lp_sweeps);
+    result.old_to_row = lp.old_to_row;
+    result.permutation = Permutation::from_new_to_old(lp.new_to_old); // already in row order
+    result.lp_clusters = lp.clusters;
+    result.lp_sweeps = lp.sweeps;
+    break;
   }
-  const bool compact =
-      options.method != OrderMethod::original && options.method != OrderMethod::metis_hier;
-  if (compact)
+  }
+  const bool holes =
+      options.method == OrderMethod::metis_hier || options.method == OrderMethod::lp_hier;
+  if (!holes && options.method != OrderMethod::original)
     result.permutation = Permutation::from_new_to_old(n2o); // validates the bijection
-  if (options.method != OrderMethod::metis_hier)
+  if (!holes)
     result.old_to_row = result.permutation.old_to_new;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;

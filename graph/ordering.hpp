@@ -2,7 +2,8 @@
 #define TTGNN_GRAPH_ORDERING_HPP
 /// \file ordering.hpp
 /// \brief Node orderings for TT embeddings (METHOD.md §3): original, random, flat METIS,
-/// hierarchical METIS and reverse Cuthill-McKee, behind one interface.
+/// hierarchical METIS, reverse Cuthill-McKee and label-propagation clusters packed into TT
+/// slices (for graphs too large for METIS), behind one interface.
 ///
 /// An ordering gives every original node a *TT row id* (`old_to_row`): the row of the TT
 /// embedding table that holds its embedding. Row ids are injective but may leave holes: the
@@ -16,7 +17,7 @@
 ///   - apply_permutation(space, data, ordering.permutation) (graph, labels, features and splits
 ///     move together, for locality of the node arrays) and look up node i at `new_to_row()(i)`.
 /// Results computed on the permuted dataset map back with unpermute_rows(.., permutation).
-/// For every order but metis-hier, old_to_row == permutation.old_to_new (no holes).
+/// For every order but metis-hier and lp-hier, old_to_row == permutation.old_to_new (no holes).
 
 #include "core/host_only.hpp"
 #include "graph/csr_graph.hpp"
@@ -37,10 +38,12 @@ enum class OrderMethod {
   random,     ///< seeded uniform random permutation
   metis,      ///< flat METIS k-way, contiguous ids per part (DGL reorder_graph, the paper's code)
   metis_hier, ///< hierarchical METIS aligned to the TT row factors (hierarchical_partition.hpp)
-  rcm         ///< reverse Cuthill-McKee (boost_reverse_cuthill_mckee), a bandwidth-reducing order
+  rcm,        ///< reverse Cuthill-McKee (boost_reverse_cuthill_mckee), a bandwidth-reducing order
+  lp_hier     ///< label-propagation clusters packed into core-1 slices, BFS inside
+              ///< (label_propagation_order.hpp): O(N + E) time, O(N) memory
 };
 
-/// "original", "random", "metis", "metis-hier", "rcm".
+/// "original", "random", "metis", "metis-hier", "rcm", "lp-hier".
 std::string to_string(OrderMethod method);
 /// Inverse of to_string; throws ConfigError listing the choices.
 OrderMethod parse_order_method(std::string const &name);
@@ -55,6 +58,7 @@ struct OrderingOptions {
   /// Flat METIS parts; 0 = n_1 (one part per core-1 slice, not aligned to slice boundaries).
   std::int64_t num_parts = 0;
   MetisOptions metis; ///< algorithm, imbalance, sparsification (its seed is replaced by `seed`)
+  int lp_sweeps = 10; ///< lp-hier: maximal label-propagation sweeps per level
 };
 
 /// \brief An ordering: the TT row of every node, and the compact relabelling.
@@ -62,7 +66,7 @@ struct NodeOrdering {
   OrderMethod method = OrderMethod::original;
   std::vector<std::int64_t> n_factors; ///< TT row factors the rows refer to
   std::int64_t num_rows = 0;           ///< row ids lie in [0, num_rows) (product of n_factors)
-  /// TT row id of original node v (injective; holes only for metis-hier).
+  /// TT row id of original node v (injective; holes only for metis-hier and lp-hier).
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row;
   /// Compact relabelling: new ids ordered by row id. old_to_new(v) < old_to_new(w) iff
   /// old_to_row(v) < old_to_row(w).
@@ -73,6 +77,8 @@ struct NodeOrdering {
   std::vector<std::int64_t> spilled; ///< metis-hier: nodes spilled per level
   bool sparsified = false;           ///< some METIS input was sparsified
   std::int64_t arcs_dropped = 0;
+  std::int64_t lp_clusters = 0; ///< lp-hier: clusters found
+  int lp_sweeps = 0;            ///< lp-hier: sweeps run
 
   /// Row id of new node i: old_to_row(permutation.new_to_old(i)), strictly increasing.
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> new_to_row() const;

@@ -125,6 +125,8 @@ OrderingReport make_ordering_report(ExecutionSpace const &space,
   r.metis_cut = ordering.metis_cut;
   r.sparsified = ordering.sparsified;
   r.arcs_dropped = ordering.arcs_dropped;
+  r.lp_clusters = ordering.lp_clusters;
+  r.lp_sweeps = ordering.lp_sweeps;
   r.seconds = ordering.seconds;
   return r;
 }
@@ -163,6 +165,8 @@ std::string OrderingReport::to_json() const {
   j.field("metis_cut", static_cast<long long>(metis_cut));
   j.field("sparsified", sparsified);
   j.field("arcs_dropped", static_cast<long long>(arcs_dropped));
+  j.field("lp_clusters", static_cast<long long>(lp_clusters));
+  j.field("lp_sweeps", lp_sweeps);
   j.field("seconds", seconds);
   return j.str();
 }

@@ -51,12 +51,14 @@ struct OrderingReport {
   std::int64_t metis_parts = 0, metis_cut = -1; ///< flat METIS: K and its own edge cut
   bool sparsified = false;
   std::int64_t arcs_dropped = 0;
+  std::int64_t lp_clusters = 0; ///< lp-hier: clusters found (0 for the other orders)
+  int lp_sweeps = 0;            ///< lp-hier: label-propagation sweeps run
   double seconds = 0; ///< time to compute the ordering
 
   /// One JSON object: method, n_factors, num_nodes, num_edges, num_rows, share_i1, share_i1i2
   /// (and share_i1i2i3 for 4 cores), shared_edges, edge_cut, cumulative_cut, occupancy [{level,
   /// slots, capacity, min, max, mean, empty}], spilled, metis_parts, metis_cut, sparsified,
-  /// arcs_dropped, seconds.
+  /// arcs_dropped, lp_clusters, lp_sweeps, seconds.
   std::string to_json() const;
   /// A few lines of text for people.
   std::string to_text() const;

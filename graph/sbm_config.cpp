@@ -50,6 +50,8 @@ void SbmConfig::validate() const {
   require(train_fraction >= 0 && valid_fraction >= 0 && train_fraction + valid_fraction <= 1,
           "--train and --valid must be >= 0 with train + valid <= 1, got " + num(train_fraction) +
               " and " + num(valid_fraction));
+  require(test_fraction < 0 || test_fraction <= 1,
+          "--test must be in [0, 1] (or negative: the rest), got " + num(test_fraction));
 }
 
 } // namespace ttgnn

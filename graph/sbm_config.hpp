@@ -26,6 +26,9 @@ struct SbmConfig {
   double feature_separation = 1.0; ///< norm of each class mean; the noise has unit variance
   double train_fraction = 0.6;     ///< per class, rounded to the nearest node
   double valid_fraction = 0.2;     ///< per class; the rest of each class is test
+  /// Per class, rounded to the nearest node (at most what train and valid leave); < 0: the
+  /// rest of the class. Nodes in no split keep their label (ogbn-papers100M tests 0.19%).
+  double test_fraction = -1;
   std::uint64_t seed = 0;          ///< the same seed gives the same dataset, at any thread count
 
   /// Number of undirected edges the generator produces: round(N * avg_degree / 2).

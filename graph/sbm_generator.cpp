@@ -248,7 +248,12 @@ SbmGenerator::Split SbmGenerator::split() const {
         std::min<std::int64_t>(std::llround(c.valid_fraction * size), members.size() - n_train);
     parts[0].insert(parts[0].end(), members.begin(), members.begin() + n_train);
     parts[1].insert(parts[1].end(), members.begin() + n_train, members.begin() + n_train + n_valid);
-    parts[2].insert(parts[2].end(), members.begin() + n_train + n_valid, members.end());
+    const std::int64_t rest = static_cast<std::int64_t>(members.size()) - n_train - n_valid;
+    const std::int64_t n_test =
+        c.test_fraction < 0 ? rest
+                            : std::min<std::int64_t>(std::llround(c.test_fraction * size), rest);
+    parts[2].insert(parts[2].end(), members.begin() + n_train + n_valid,
+                    members.begin() + n_train + n_valid + n_test);
   }
   Split s;
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> *views[3] = {&s.train, &s.valid, &s.test};
@@ -277,7 +282,7 @@ std::vector<std::pair<std::string, std::string>> SbmGenerator::record(Edges cons
   auto num = [](double v) { return JsonWriter::number(v); };
   auto integer = [](std::int64_t v) { return std::to_string(v); };
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  return {
+  std::vector<std::pair<std::string, std::string>> out = {
       {"generator", JsonWriter::quote("dc-sbm")},
       {"seed", std::to_string(c.seed)},
       {"nodes", integer(c.num_nodes)},
@@ -303,6 +308,9 @@ std::vector<std::pair<std::string, std::string>> SbmGenerator::record(Edges cons
       {"self_loop_draws", integer(edges.self_loops)},
       {"rounds", integer(edges.rounds)},
   };
+  if (c.test_fraction >= 0) // only when given: the records of earlier datasets stay the same
+    out.insert(out.begin() + 13, {"test", num(c.test_fraction)});
+  return out;
 }
 
 #ifdef KOKKOS_ENABLE_SERIAL

@@ -39,7 +39,8 @@
 /// the text is compact and reads back to exactly the same float.
 ///
 /// **Split**: per class, a random permutation of its nodes; the first round(train * n_c) are
-/// train, the next round(valid * n_c) valid, the rest test.
+/// train, the next round(valid * n_c) valid, the rest test (or, when test_fraction >= 0, the
+/// next round(test * n_c) of the rest; the others are in no split).
 ///
 /// **Determinism**: every random choice comes from a counter-based stream named by (seed,
 /// purpose, chunk/node/class) (core/counter_rng.hpp); chunking depends on the sizes only, so

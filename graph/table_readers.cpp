@@ -90,22 +90,30 @@ std::int32_t parse_label(std::string_view token, std::string &msg) {
 
 } // namespace
 
-template <class Ordinal>
-EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_nodes,
-                                  EdgeTextFormat const &format, std::int64_t expected_edges) {
+namespace {
+
+/// The edges parsed from one piece of a block (one cache line or more apart: threads appending
+/// to vectors whose headers share a line would contend for it on every edge).
+template <class Ordinal> struct alignas(64) PieceEdges {
+  std::vector<Ordinal> src, dst;
+  std::int64_t max_id = -1;
+};
+
+/// \brief Streams the edge lines of \p path: parses each block of lines in parallel pieces and
+/// calls `on_block(pieces)` with the pieces of the block, in file order (the prelude line of a
+/// header / comment format comes as a block of its own). Holds one block, never the file.
+template <class Ordinal, class OnBlock>
+void stream_edges_text(std::string const &path, std::int64_t num_nodes,
+                       EdgeTextFormat const &format, OnBlock &&on_block) {
   LineReader in(path);
   EdgeLineParser<Ordinal> parser{num_nodes, format};
-  EdgeList<Ordinal> out;
-  if (expected_edges > 0) {
-    out.src.reserve(expected_edges);
-    out.dst.reserve(expected_edges);
-  }
   std::string_view line;
   if (format.header || format.comments) { // serial prelude: comments, then a possible header
+    std::vector<PieceEdges<Ordinal>> first(1);
     while (in.next(line)) {
       if (parser.skip(line))
         continue;
-      const std::string msg = parser.parse(line, out.src, out.dst, out.max_id);
+      const std::string msg = parser.parse(line, first[0].src, first[0].dst, first[0].max_id);
       // a header is text: letters, and no control bytes (binary garbage is not a header)
       const bool has_letter =
           std::any_of(line.begin(), line.end(),
@@ -118,15 +126,10 @@ EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_node
         in.fail(msg);
       break;
     }
+    on_block(first);
   }
   const int pieces = text::host_pieces();
-  // one cache line (or more) per piece: threads appending to vectors whose headers share a
-  // line would contend for it on every edge
-  struct alignas(64) PieceEdges {
-    std::vector<Ordinal> src, dst;
-    std::int64_t max_id = -1;
-  };
-  std::vector<PieceEdges> piece(pieces);
+  std::vector<PieceEdges<Ordinal>> piece(pieces);
   text::FirstError error;
   std::string_view block;
   std::int64_t first_line = 0;
@@ -138,7 +141,7 @@ EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_node
     text::for_each_piece(block, first_line, pieces,
                          [&](int p, std::int64_t line0, std::int64_t, std::string_view text) {
                            std::int64_t ln = line0;
-                           PieceEdges &e = piece[p];
+                           PieceEdges<Ordinal> &e = piece[p];
                            text::for_each_line(text, [&](std::string_view l) {
                              if (!parser.skip(l)) {
                                std::string msg = parser.parse(l, e.src, e.dst, e.max_id);
@@ -152,14 +155,125 @@ EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_node
                            });
                          });
     error.throw_if_any(path);
-    for (auto const &e : piece) {
-      out.src.insert(out.src.end(), e.src.begin(), e.src.end());
-      out.dst.insert(out.dst.end(), e.dst.begin(), e.dst.end());
-    }
+    on_block(piece);
   }
-  for (auto const &e : piece)
-    out.max_id = std::max(out.max_id, e.max_id);
+}
+
+} // namespace
+
+template <class Ordinal>
+EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_nodes,
+                                  EdgeTextFormat const &format, std::int64_t expected_edges) {
+  EdgeList<Ordinal> out;
+  if (expected_edges > 0) {
+    out.src.reserve(expected_edges);
+    out.dst.reserve(expected_edges);
+  }
+  stream_edges_text<Ordinal>(path, num_nodes, format,
+                             [&](std::vector<PieceEdges<Ordinal>> const &pieces) {
+                               for (auto const &e : pieces) {
+                                 out.src.insert(out.src.end(), e.src.begin(), e.src.end());
+                                 out.dst.insert(out.dst.end(), e.dst.begin(), e.dst.end());
+                                 out.max_id = std::max(out.max_id, e.max_id);
+                               }
+                             });
   return out;
+}
+
+template <class Ordinal>
+CsrGraph<Ordinal, Kokkos::HostSpace>
+read_edges_text_csr(std::string const &path, std::int64_t num_nodes, EdgeTextFormat const &format,
+                    CsrBuildOptions const &options, std::int64_t *num_edges) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  using Offset = std::int64_t;
+  if (num_nodes <= 0)
+    throw ConfigError(path + ": read_edges_text_csr needs the number of nodes (> 0) up front");
+  const std::int64_t n = num_nodes;
+  const bool sym = options.symmetrize;
+  CsrGraph<Ordinal, Kokkos::HostSpace> g;
+  // Pass 1: arcs per row, counted at row_map(u + 1).
+  g.row_map = decltype(g.row_map)("ttgnn::csr_stream::row_map", n + 1);
+  auto row_map = g.row_map;
+  std::int64_t edges = 0;
+  auto for_pieces = [](std::vector<PieceEdges<Ordinal>> const &pieces, auto const &arc) {
+    const auto np = static_cast<std::int64_t>(pieces.size());
+    Kokkos::parallel_for("ttgnn::csr_stream::pieces", Kokkos::RangePolicy<Host>(0, np),
+                         [&](std::int64_t p) {
+                           auto const &e = pieces[p];
+                           for (std::size_t k = 0; k < e.src.size(); ++k)
+                             if (e.src[k] != e.dst[k])
+                               arc(e.src[k], e.dst[k]);
+                         });
+  };
+  stream_edges_text<Ordinal>(path, n, format, [&](std::vector<PieceEdges<Ordinal>> const &pieces) {
+    for (auto const &e : pieces)
+      edges += static_cast<std::int64_t>(e.src.size());
+    for_pieces(pieces, [&](Ordinal u, Ordinal v) {
+      Kokkos::atomic_add(&row_map(u + 1), Offset(1));
+      if (sym)
+        Kokkos::atomic_add(&row_map(v + 1), Offset(1));
+    });
+  });
+  const Offset loops = options.self_loops ? 1 : 0;
+  for (std::int64_t i = 0; i < n; ++i) // inclusive scan in place: row_map(i + 1) = end of row i
+    row_map(i + 1) += row_map(i) + loops;
+  const Offset raw_arcs = row_map(n);
+  // Pass 2: every arc at the next free slot of its row (one cursor per row).
+  Kokkos::View<Ordinal *, Kokkos::HostSpace> entries(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::csr_stream::entries"), raw_arcs);
+  {
+    Kokkos::View<Offset *, Kokkos::HostSpace> cursor(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::csr_stream::cursor"), n);
+    Kokkos::parallel_for(
+        "ttgnn::csr_stream::cursor", Kokkos::RangePolicy<Host>(0, n),
+        [=](std::int64_t i) { cursor(i) = row_map(i); });
+    std::int64_t edges2 = 0, overflow = 0;
+    stream_edges_text<Ordinal>(path, n, format,
+                               [&](std::vector<PieceEdges<Ordinal>> const &pieces) {
+                                 for (auto const &e : pieces)
+                                   edges2 += static_cast<std::int64_t>(e.src.size());
+                                 for_pieces(pieces, [&](Ordinal u, Ordinal v) {
+                                   auto put = [&](Ordinal a, Ordinal b) {
+                                     const Offset at = Kokkos::atomic_fetch_add(&cursor(a), Offset(1));
+                                     if (at < row_map(a + 1) - loops)
+                                       entries(at) = b;
+                                     else
+                                       Kokkos::atomic_add(&overflow, std::int64_t(1));
+                                   };
+                                   put(u, v);
+                                   if (sym)
+                                     put(v, u);
+                                 });
+                               });
+    if (edges2 != edges || overflow != 0)
+      throw InputError(path + ": the file changed while it was read (" + std::to_string(edges) +
+                       " edges in the first pass, " + std::to_string(edges2) + " in the second)");
+    if (loops)
+      for (std::int64_t v = 0; v < n; ++v)
+        entries(row_map(v + 1) - 1) = static_cast<Ordinal>(v);
+  }
+  // Sort every row in place, then squeeze duplicates out in one serial in-place pass (rows only
+  // move left, so no row overwrites one not yet read).
+  Kokkos::parallel_for("ttgnn::csr_stream::sort_rows",
+                       Kokkos::RangePolicy<Host, Kokkos::Schedule<Kokkos::Dynamic>>(0, n),
+                       [=](std::int64_t i) {
+                         std::sort(entries.data() + row_map(i), entries.data() + row_map(i + 1));
+                       });
+  Offset out = 0, begin = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Offset end = row_map(i + 1);
+    row_map(i) = out;
+    for (Offset k = begin; k < end; ++k)
+      if (k == begin || entries(k) != entries(k - 1))
+        entries(out++) = entries(k);
+    begin = end;
+  }
+  row_map(n) = out;
+  // Duplicates leave room at the end: kept (a copy would double the peak), not addressed.
+  g.entries = Kokkos::subview(entries, std::make_pair(Offset(0), out));
+  if (num_edges)
+    *num_edges = edges;
+  return g;
 }
 
 std::int64_t read_count_text(std::string const &path) {
@@ -242,7 +356,10 @@ std::map<std::string, std::string> read_key_values(std::string const &path) {
 
 #define TTGNN_INSTANTIATE_READERS(ORDINAL)                                                         \
   template EdgeList<ORDINAL> read_edges_text<ORDINAL>(std::string const &, std::int64_t,           \
-                                                      EdgeTextFormat const &, std::int64_t);
+                                                      EdgeTextFormat const &, std::int64_t);    \
+  template CsrGraph<ORDINAL, Kokkos::HostSpace> read_edges_text_csr<ORDINAL>(                      \
+      std::string const &, std::int64_t, EdgeTextFormat const &, CsrBuildOptions const &,          \
+      std::int64_t *);
 TTGNN_INSTANTIATE_READERS(std::int32_t)
 TTGNN_INSTANTIATE_READERS(std::int64_t)
 

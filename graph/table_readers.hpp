@@ -39,6 +39,21 @@ template <class Ordinal>
 EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_nodes,
                                   EdgeTextFormat const &format, std::int64_t expected_edges = 0);
 
+/// \brief Builds the CSR of the "u,v" lines of an edge text file without holding the edge
+/// list: two streaming passes over the file (plain or gzip), the first counting the arcs of
+/// every row (both directions when options.symmetrize), the second writing each arc at the
+/// next free slot of its row; then every row is sorted in place and duplicates are squeezed
+/// out in one in-place pass. Peak memory: the CSR (before duplicate removal) plus one int64
+/// cursor per node. Ids must lie in [0, num_nodes) (num_nodes > 0 required). Self loops of the
+/// input are dropped; options.self_loops adds one per node.
+/// \param num_edges when not null, receives the number of edge lines read
+/// \throws InputError naming the file and line for a bad line, or when the file changed
+/// between the passes
+template <class Ordinal>
+CsrGraph<Ordinal, Kokkos::HostSpace>
+read_edges_text_csr(std::string const &path, std::int64_t num_nodes, EdgeTextFormat const &format,
+                    CsrBuildOptions const &options, std::int64_t *num_edges = nullptr);
+
 /// Reads edge_index (2 x E, int) from an `.npz` member; ids checked against num_nodes.
 template <class Ordinal>
 EdgeList<Ordinal> read_edges_npz(std::string const &npz_path, std::string const &member,
