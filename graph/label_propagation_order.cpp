@@ -38,8 +38,9 @@ struct LabelCounter {
     mask = cap - 1;
   }
   void add(Id label) {
-    std::size_t s = static_cast<std::size_t>((static_cast<std::uint64_t>(label) *
-                                              0x9E3779B97F4A7C15ull) >> 17) & mask;
+    std::size_t s = static_cast<std::size_t>(
+                        (static_cast<std::uint64_t>(label) * 0x9E3779B97F4A7C15ull) >> 17) &
+                    mask;
     while (keys[s] != -1 && keys[s] != label)
       s = (s + 1) & mask;
     if (keys[s] == -1) {
@@ -169,10 +170,12 @@ LabelPropagationOrder label_propagation_order(CsrGraph<Ordinal, Kokkos::HostSpac
   };
   // ---- level 1: super clusters of at most n_2·...·n_K nodes (one core-1 slice)
   std::vector<L> super, super_size;
-  propagate(super, super_size, slice, [](Id, Id) { return true; }, 0);
+  propagate(
+      super, super_size, slice, [](Id, Id) { return true; }, 0);
   // ---- level 2: inside each super cluster, clusters of at most n_K nodes (one last-digit slot)
   std::vector<L> label, size;
-  propagate(label, size, fine_cap, [&](Id v, Id w) { return super[v] == super[w]; }, 0x5C);
+  propagate(
+      label, size, fine_cap, [&](Id v, Id w) { return super[v] == super[w]; }, 0x5C);
   // members of every cluster together: cluster l owns bucket[start[l], start[l] + size[l]);
   // its super cluster is then that of its members (clusters never cross super clusters)
   std::vector<L> start(n), bucket(n);

@@ -36,10 +36,10 @@ struct LabelPropagationOrder {
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row;
   /// Nodes in increasing row order (new -> old of the compact relabelling).
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> new_to_old;
-  std::int64_t clusters = 0;    ///< clusters found (isolated nodes count as their own)
-  int sweeps = 0;               ///< label-propagation sweeps run (both levels)
-  std::int64_t moved_last = 0;  ///< nodes that changed cluster in the last sweep
-  std::int64_t holes = 0;       ///< rows left empty by the packing
+  std::int64_t clusters = 0;   ///< clusters found (isolated nodes count as their own)
+  int sweeps = 0;              ///< label-propagation sweeps run (both levels)
+  std::int64_t moved_last = 0; ///< nodes that changed cluster in the last sweep
+  std::int64_t holes = 0;      ///< rows left empty by the packing
 };
 
 /// \brief Computes the order of a symmetric graph for TT row factors \p n_factors (at least

@@ -29,7 +29,7 @@ struct SbmConfig {
   /// Per class, rounded to the nearest node (at most what train and valid leave); < 0: the
   /// rest of the class. Nodes in no split keep their label (ogbn-papers100M tests 0.19%).
   double test_fraction = -1;
-  std::uint64_t seed = 0;          ///< the same seed gives the same dataset, at any thread count
+  std::uint64_t seed = 0; ///< the same seed gives the same dataset, at any thread count
 
   /// Number of undirected edges the generator produces: round(N * avg_degree / 2).
   std::int64_t num_edges() const;

@@ -224,27 +224,26 @@ read_edges_text_csr(std::string const &path, std::int64_t num_nodes, EdgeTextFor
   {
     Kokkos::View<Offset *, Kokkos::HostSpace> cursor(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::csr_stream::cursor"), n);
-    Kokkos::parallel_for(
-        "ttgnn::csr_stream::cursor", Kokkos::RangePolicy<Host>(0, n),
-        [=](std::int64_t i) { cursor(i) = row_map(i); });
+    Kokkos::parallel_for("ttgnn::csr_stream::cursor", Kokkos::RangePolicy<Host>(0, n),
+                         [=](std::int64_t i) { cursor(i) = row_map(i); });
     std::int64_t edges2 = 0, overflow = 0;
-    stream_edges_text<Ordinal>(path, n, format,
-                               [&](std::vector<PieceEdges<Ordinal>> const &pieces) {
-                                 for (auto const &e : pieces)
-                                   edges2 += static_cast<std::int64_t>(e.src.size());
-                                 for_pieces(pieces, [&](Ordinal u, Ordinal v) {
-                                   auto put = [&](Ordinal a, Ordinal b) {
-                                     const Offset at = Kokkos::atomic_fetch_add(&cursor(a), Offset(1));
-                                     if (at < row_map(a + 1) - loops)
-                                       entries(at) = b;
-                                     else
-                                       Kokkos::atomic_add(&overflow, std::int64_t(1));
-                                   };
-                                   put(u, v);
-                                   if (sym)
-                                     put(v, u);
-                                 });
-                               });
+    stream_edges_text<Ordinal>(
+        path, n, format, [&](std::vector<PieceEdges<Ordinal>> const &pieces) {
+          for (auto const &e : pieces)
+            edges2 += static_cast<std::int64_t>(e.src.size());
+          for_pieces(pieces, [&](Ordinal u, Ordinal v) {
+            auto put = [&](Ordinal a, Ordinal b) {
+              const Offset at = Kokkos::atomic_fetch_add(&cursor(a), Offset(1));
+              if (at < row_map(a + 1) - loops)
+                entries(at) = b;
+              else
+                Kokkos::atomic_add(&overflow, std::int64_t(1));
+            };
+            put(u, v);
+            if (sym)
+              put(v, u);
+          });
+        });
     if (edges2 != edges || overflow != 0)
       throw InputError(path + ": the file changed while it was read (" + std::to_string(edges) +
                        " edges in the first pass, " + std::to_string(edges2) + " in the second)");
@@ -356,7 +355,7 @@ std::map<std::string, std::string> read_key_values(std::string const &path) {
 
 #define TTGNN_INSTANTIATE_READERS(ORDINAL)                                                         \
   template EdgeList<ORDINAL> read_edges_text<ORDINAL>(std::string const &, std::int64_t,           \
-                                                      EdgeTextFormat const &, std::int64_t);    \
+                                                      EdgeTextFormat const &, std::int64_t);       \
   template CsrGraph<ORDINAL, Kokkos::HostSpace> read_edges_text_csr<ORDINAL>(                      \
       std::string const &, std::int64_t, EdgeTextFormat const &, CsrBuildOptions const &,          \
       std::int64_t *);

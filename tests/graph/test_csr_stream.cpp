@@ -40,9 +40,8 @@ void check_stream(std::int64_t n, std::int64_t m, std::uint64_t seed, bool sym, 
   const auto want = ttgnn::build_csr<Host, Ordinal>(Host(), Unmanaged(src.data(), m),
                                                     Unmanaged(dst.data(), m), n, options);
   std::int64_t read = -1;
-  const auto got = ttgnn::io::read_edges_text_csr<Ordinal>(path.string(), n,
-                                                           ttgnn::io::EdgeTextFormat{}, options,
-                                                           &read);
+  const auto got = ttgnn::io::read_edges_text_csr<Ordinal>(
+      path.string(), n, ttgnn::io::EdgeTextFormat{}, options, &read);
   CHECK(read == m);
   REQUIRE(got.num_nodes() == n);
   REQUIRE(got.num_arcs() == want.num_arcs());
