@@ -44,6 +44,7 @@
 #include "graph/graph_cache.hpp"
 #include "graph/graph_stats.hpp"
 #include "graph/hierarchical_partition.hpp"
+#include "graph/label_propagation_order.hpp"
 #include "graph/line_reader.hpp"
 #include "graph/metis_partition.hpp"
 #include "graph/neighbor_sampler.hpp"
