@@ -102,14 +102,6 @@ std::string to_string(EvalNodes nodes) {
 // Named, not anonymous: nvcc wants the enclosing function of a device lambda to be addressable.
 namespace minibatch_detail {
 
-/// ids(i) = i.
-template <class ExecutionSpace, class Ids> void fill_iota(ExecutionSpace const &space, Ids ids) {
-  Kokkos::parallel_for(
-      "ttgnn::minibatch::iota",
-      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(ids.extent(0))),
-      KOKKOS_LAMBDA(std::int64_t i) { ids(i) = i; });
-}
-
 /// \brief The batch source of mini-batch training (models/training_loop.hpp): this rank's
 /// slice of each shuffled batch of training nodes with its sampled blocks and input rows;
 /// layer-wise or subset evaluation.
@@ -196,7 +188,7 @@ public:
     out.targets = gather_targets(space, targets_, ids, out.seeds);
     Kokkos::View<std::int64_t *, memory_space> rows(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::loss_rows"), out.seeds);
-    fill_iota(space, rows);
+    detail::fill_iota(space, rows);
     out.loss_rows = rows;
     return out;
   }
@@ -308,7 +300,7 @@ private:
         gather_targets(space, targets_, nodes_d, nv + nt);
     Kokkos::View<std::int64_t *, memory_space> local(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval_local"), nv + nt);
-    fill_iota(space, local);
+    detail::fill_iota(space, local);
     const ids_type local_valid = Kokkos::subview(local, std::make_pair(std::int64_t(0), nv));
     const ids_type local_test = Kokkos::subview(local, std::make_pair(nv, nv + nt));
     const std::vector<double> scores =
