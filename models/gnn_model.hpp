@@ -12,6 +12,11 @@
 /// conv is GCNConv (A = gcn_norm) or SAGEConv (A = mean_aggregation). The first dropout uses
 /// input_dropout (PyG's Kipf example drops input features too).
 ///
+/// Without a residual, a hidden layer's ReLU and the next layer's dropout run as one kernel in
+/// place on the conv output (Dropout::forward_relu), and their backward is one kernel that reads
+/// only the output's sign: the same values as the two layers apart, with fewer passes, no second
+/// mask draw and no buffer for the dropout output.
+///
 /// One operator for every layer (full batch) or one per layer (sampled blocks: layer l maps
 /// A_l.num_cols input rows to A_l.num_rows output rows, the output nodes being the first input
 /// nodes), so the neighbour-sampling trainer reuses the same model.
@@ -233,7 +238,10 @@ public:
       const std::int64_t n_in = a.num_cols, n_out = a.num_rows;
       rows_[l + 1] = n_out;
       dropped_[l] = training_ && dropout_[l].p() > 0.0;
-      if (dropped_[l]) { // own buffer: d_[l] may alias h_[l] (x!) after an evaluation pass
+      if (fused_relu(l - 1)) { // h_l = z_{l-1} before ReLU: d_l = dropout(relu(z_{l-1})) in place
+        dropout_[l].forward_relu(space, h_[l], h_[l]);
+        d_[l] = h_[l];
+      } else if (dropped_[l]) { // own buffer: d_[l] may alias h_[l] (x!) after an evaluation pass
         detail::ensure_extents(drop_[l], "ttgnn::gnn_model::dropped", n_in, width(l));
         d_[l] = drop_[l];
         dropout_[l].forward(space, h_[l], d_[l]);
@@ -251,7 +259,8 @@ public:
       }
       if (config_.batch_norm)
         bn_[l].forward(space, z_[l], z_[l]);
-      relu_[l].forward(space, z_[l], z_[l]);
+      if (!fused_relu(l)) // else the next layer's dropout applies it
+        relu_[l].forward(space, z_[l], z_[l]);
       if (residual_at(l)) {
         detail::ensure_extents(res_buf(l), "ttgnn::gnn_model::residual", n_out, width(l + 1));
         detail::add_top_rows(space, z_[l], h_[l], res_buf(l));
@@ -291,7 +300,10 @@ public:
         } else {
           gz_[l] = matrix_type();
         }
-        relu_[l].backward(space, g, gz);
+        if (fused_relu(l)) // g is dL/d(dropout output) of layer l + 1
+          dropout_[l + 1].backward_relu(space, g, gz);
+        else
+          relu_[l].backward(space, g, gz);
         if (config_.batch_norm)
           bn_[l].backward(space, gz, gz);
       }
@@ -310,7 +322,7 @@ public:
       else
         sage_[l].backward(space, gz, gin);
       if (need_input) {
-        if (dropped_[l])
+        if (dropped_[l] && !fused_relu(l - 1)) // fused: layer l - 1 goes back through it
           dropout_[l].backward(space, gin, gin);
         if (residual_at(l))
           detail::accumulate_top_rows(space, g, gin);
@@ -357,6 +369,9 @@ public:
   std::int64_t peak_input_bytes() const { return peak_input_; }
 
 private:
+  /// Whether hidden layer l's ReLU runs fused into layer l + 1's dropout (not with a residual,
+  /// which adds to the ReLU output before the dropout).
+  bool fused_relu(int l) const { return l >= 0 && l + 1 < config_.num_layers && !residual_at(l); }
   operator_type const &op(int l) const { return ops_.size() == 1 ? ops_[0] : ops_[l]; }
   matrix_type &res_buf(int l) {
     if (res_.size() < z_.size())

@@ -372,6 +372,70 @@ template <class Space> void check_sage_gradients() {
   check_graph_layer<Space>(no_bias, sym, 3, 3, "sage without bias");
 }
 
+template <class View> std::vector<double> to_host(View const &v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<double>(h.data(), h.data() + h.size());
+}
+
+/// Dropout::forward_relu / backward_relu seen as one plain layer (for check_plain_layer).
+template <class Space> struct FusedReluDropout {
+  ttgnn::Dropout<double, Space> &dropout;
+  auto parameters() const { return dropout.parameters(); }
+  auto gradients() const { return dropout.gradients(); }
+  void zero_grad(Space const &space) { dropout.zero_grad(space); }
+  void forward(Space const &space, Mat<Space> const &x, Mat<Space> const &y) {
+    dropout.forward_relu(space, x, y);
+  }
+  void backward(Space const &space, Mat<Space> const &gy, Mat<Space> const &gx) {
+    dropout.backward_relu(space, gy, gx);
+  }
+};
+
+/// The fused kernels against ReLU then Dropout: the same mask stream, bitwise equal outputs and
+/// input gradients (both compute relu(x) * (1 / (1 - p)) on kept entries, and y > 0 marks
+/// exactly the kept, positive entries), in training and in evaluation, in place or not.
+template <class Space> void check_fused_relu_dropout() {
+  const Space space;
+  const std::int64_t n = 37, m = 29;
+  auto x = random_matrix<Space>(n, m, 41); // about half the entries negative
+  auto gy = random_matrix<Space>(n, m, 42);
+  for (bool training : {true, false}) {
+    CAPTURE(training);
+    ttgnn::ReLU<double, Space> relu;
+    ttgnn::Dropout<double, Space> apart(0.35, 9), fused(0.35, 9);
+    apart.set_training(training);
+    fused.set_training(training);
+    Mat<Space> r("ttgnn::test::relu", n, m), y1("ttgnn::test::y1", n, m);
+    Mat<Space> g1("ttgnn::test::g1", n, m), gr("ttgnn::test::gr", n, m);
+    for (int step = 0; step < 2; ++step) { // two masks of the stream
+      relu.forward(space, x, r);
+      apart.forward(space, r, y1);
+      apart.backward(space, gy, g1);
+      relu.backward(space, g1, gr);
+      Mat<Space> y2("ttgnn::test::y2", n, m), g2("ttgnn::test::g2", n, m);
+      Kokkos::deep_copy(y2, x); // in place: y2 is x on entry
+      fused.forward_relu(space, y2, y2);
+      Kokkos::deep_copy(g2, gy);
+      fused.backward_relu(space, g2, g2);
+      CHECK(fused.step() == apart.step());
+      auto h1 = to_host(y1), h2 = to_host(y2), hg1 = to_host(gr), hg2 = to_host(g2);
+      std::int64_t differ = 0, kept = 0;
+      for (std::size_t k = 0; k < h1.size(); ++k) {
+        differ += (h1[k] != h2[k]) + (hg1[k] != hg2[k]);
+        kept += h2[k] != 0;
+      }
+      CHECK(differ == 0);
+      // kept ~ Binomial(n m, (1 - p) P(x > 0)) with P(x > 0) = 1/2 (eval: p = 0)
+      const double q = (training ? 0.65 : 1.0) * 0.5, nn = double(n * m);
+      CHECK(std::fabs(kept - nn * q) <= 6 * std::sqrt(nn * q * (1 - q)));
+    }
+    // a plain backward after a fused forward (and the converse) is refused
+    CHECK_THROWS_AS(fused.backward(space, gy, g1), ttgnn::ConfigError);
+    apart.forward(space, x, y1);
+    CHECK_THROWS_AS(apart.backward_relu(space, gy, g1), ttgnn::ConfigError);
+  }
+}
+
 template <class Space> void check_elementwise_gradients() {
   ttgnn::ReLU<double, Space> relu;
   check_plain_layer<Space>(relu, 6, 5, 5, "relu", 0.05);
@@ -380,6 +444,13 @@ template <class Space> void check_elementwise_gradients() {
                            [&] { dropout.set_step(0); });
   dropout.set_training(false);
   check_plain_layer<Space>(dropout, 6, 5, 5, "dropout (eval)");
+  // fused ReLU + dropout: entries kept 0.05 away from the kink, as for relu
+  ttgnn::Dropout<double, Space> fused(0.4, 78);
+  FusedReluDropout<Space> fused_layer{fused};
+  check_plain_layer<Space>(fused_layer, 6, 5, 5, "relu + dropout (training, mask 0)", 0.05,
+                           [&] { fused.set_step(0); });
+  fused.set_training(false);
+  check_plain_layer<Space>(fused_layer, 6, 5, 5, "relu + dropout (eval)", 0.05);
 }
 
 template <class Space> void check_batch_norm_gradients() {
@@ -787,6 +858,9 @@ TTGNN_TEST_ALL_SPACES("cross entropy gradients") {
 }
 TTGNN_TEST_ALL_SPACES("two-layer gcn stack gradients") {
   check_stack_gradients<ExecutionSpace>();
+}
+TTGNN_TEST_ALL_SPACES("fused relu + dropout equals relu then dropout") {
+  check_fused_relu_dropout<ExecutionSpace>();
 }
 TTGNN_TEST_ALL_SPACES("dropout is seeded and keeps 1 - p") {
   check_dropout_behaviour<ExecutionSpace>();
