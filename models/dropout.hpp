@@ -4,8 +4,9 @@
 /// \brief Inverted dropout: in training each entry is kept with probability 1 - p and scaled
 /// by 1 / (1 - p); identity in evaluation. In place is allowed.
 ///
-/// The mask of call number `step` is a pure function of (seed, step, entry index) (splitmix64,
-/// counter-based), so it is the same for any thread count and any execution space, and a run
+/// The mask of call number `step` is a pure function of (seed, step, entry index): entry k is
+/// kept iff uniform01 of draw k of the splitmix64 stream starting at key(seed, step) is >= p
+/// (counter-based), so it is the same for any thread count and any execution space, and a run
 /// resumed with set_step reproduces the masks of an uninterrupted one.
 ///
 /// Row keys (set_row_keys): the entry index of row i is then row_keys(i) * columns + j instead
@@ -18,6 +19,7 @@
 /// backward that reads only the output's sign (y > 0 iff kept and x > 0), so the mask is not
 /// drawn again and the pre-activation is not kept.
 
+#include "core/counter_rng.hpp"
 #include "core/error.hpp"
 #include "models/layer.hpp"
 #include "models/parameter_init.hpp"
@@ -39,7 +41,8 @@ template <class MemorySpace> struct DropoutMask {
   std::int64_t cols;
   KOKKOS_INLINE_FUNCTION bool keep(std::int64_t k) const {
     const std::int64_t entry = keys.extent(0) > 0 ? keys(k / cols) * cols + k % cols : k;
-    return (layer_rng::mix64(key ^ layer_rng::mix64(static_cast<std::uint64_t>(entry))) >> 11) >=
+    // draw number `entry` of the splitmix64 stream that starts at `key`: one mix per entry
+    return (layer_rng::mix64(key + static_cast<std::uint64_t>(entry) * splitmix64_gamma()) >> 11) >=
            threshold;
   }
 };

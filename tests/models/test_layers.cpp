@@ -594,15 +594,16 @@ template <class Space> void check_dropout_behaviour() {
   CHECK(mismatched == 0); // same seed, same step: same mask
   CHECK(bad_scale == 0);  // kept entries are scaled by 1 / (1 - p)
   // Reference: entry k of mask number s of seed z is kept iff
-  // uniform01(mix64(mix64(mix64(z) ^ mix64(s)) ^ mix64(k))) >= p (the kernel tests it in
-  // integers; the two must agree on every entry)
+  // uniform01(mix64(key + k gamma)) >= p with key = mix64(mix64(z) ^ mix64(s)), i.e. draw k of
+  // the splitmix64 stream starting at key (the kernel tests it in integers; the two must agree
+  // on every entry)
   namespace rng = ttgnn::layer_rng;
   const std::uint64_t key = rng::mix64(rng::mix64(5) ^ rng::mix64(0));
   std::int64_t formula_mismatch = 0;
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < m; ++j) {
       const std::uint64_t k = static_cast<std::uint64_t>(i * m + j);
-      const bool keep = rng::uniform01(rng::mix64(key ^ rng::mix64(k))) >= p;
+      const bool keep = rng::uniform01(rng::mix64(key + k * ttgnn::splitmix64_gamma())) >= p;
       if (hx(i, j) != 0) // x is kept 0.01 away from 0: a kept entry is non-zero
         formula_mismatch += keep != (h1(i, j) != 0) ? 1 : 0;
     }
