@@ -16,7 +16,8 @@
 # (one 100k-graph epoch took 2-8 s on 2 busy cores, the 1M graph is ~20x that): hours there.
 # Model: 2 layers, hidden 128, dropout 0.5, Adam; emb / tt inputs of width 64, TT rank 8.
 # EPOCHS / WARMUP (10 / 2; --quick 3 / 1), THREAD_COUNTS ("1 2"), GRAPHS ("NODES:DEGREE ...")
-# override the defaults. Both sides run with OMP_WAIT_POLICY=passive (the ttgnn program's default)
+# override the defaults; CONFIGS ("MODEL:INPUT ...", default all six) picks configurations and
+# TORCH=0 skips the PyTorch side. Both sides run with OMP_WAIT_POLICY=passive (the ttgnn program's default)
 # unless it is set.
 # --papers100m also runs bench/run_papers100m.sh BUILD_DIR WORK [NODES] last (its own stage
 # table; its JSON files stay in WORK = PAPERS_WORK, default BUILD_DIR/papers100m).
@@ -49,8 +50,9 @@ bench=$build/bin/bench_train
 [ -x "$bench" ] || { echo "run_scale_speed.sh: no $bench (build target bench_train)" >&2; exit 1; }
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-torch=1
-if ! "$py" -c 'import torch' 2>/dev/null; then
+torch=${TORCH:-1}
+configs=${CONFIGS:-gcn:feat gcn:emb gcn:tt sage:feat sage:emb sage:tt}
+if [ "$torch" = 1 ] && ! "$py" -c 'import torch' 2>/dev/null; then
   torch=0
   echo "run_scale_speed.sh: PyTorch is not importable by $py (apt-get install python3-torch):" \
     "the PyTorch side is skipped" >&2
@@ -75,15 +77,14 @@ for g in $graphs; do
     echo "  $t thread(s): bandwidth" >&2
     "$bench" --mode bandwidth --data "$work/data" --hidden 128 --reps "$reps" \
       --triad-mb "$triad_mb" >>"$out"
-    for model in gcn sage; do
-      for input in feat emb tt; do
-        echo "  $t thread(s): $model $input" >&2
-        "$bench" --mode full --data "$work/data" --model "$model" --input "$input" \
-          "${model_args[@]}" >>"$out"
-        [ $torch = 1 ] || continue
-        "$py" "$here/train_torch.py" --data "$work/data" --threads "$t" --model "$model" \
-          --input "$input" "${model_args[@]}" >>"$out"
-      done
+    for config in $configs; do
+      model=${config%%:*} input=${config##*:}
+      echo "  $t thread(s): $model $input" >&2
+      "$bench" --mode full --data "$work/data" --model "$model" --input "$input" \
+        "${model_args[@]}" >>"$out"
+      [ "$torch" = 1 ] || continue
+      "$py" "$here/train_torch.py" --data "$work/data" --threads "$t" --model "$model" \
+        --input "$input" "${model_args[@]}" >>"$out"
     done
   done
 done
