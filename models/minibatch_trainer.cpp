@@ -292,7 +292,11 @@ private:
     const matrix_type logits = sage_subset_inference(
         space, model_, *eval_sampler_, input_rows(), nodes,
         o_.eval_batch_size > 0 ? o_.eval_batch_size : o_.batch_size, kEvalStream, &sm);
-    eval_memory_.chunk_buffer_bytes = std::max(eval_memory_.chunk_buffer_bytes, sm.max_batch_bytes);
+    // the model's buffers are resized in place: the part the training peak (activations_mb)
+    // already counts is not counted twice
+    const std::int64_t shared = std::min(sm.max_model_bytes, model_.peak_workspace_bytes());
+    eval_memory_.chunk_buffer_bytes =
+        std::max(eval_memory_.chunk_buffer_bytes, sm.max_batch_bytes - shared);
     eval_memory_.max_input_rows = std::max(eval_memory_.max_input_rows, sm.max_input_rows);
     eval_memory_.node_matrix_bytes = std::max<std::int64_t>(
         eval_memory_.node_matrix_bytes, static_cast<std::int64_t>(logits.span() * sizeof(Scalar)));

@@ -38,6 +38,9 @@ struct SubsetInferenceMemory {
   /// the sampled batch (graph/neighbor_sampler.hpp), its block operators, the input rows x0
   /// and their ids.
   std::int64_t max_batch_bytes = 0;
+  /// The model's workspace within max_batch_bytes (buffers it resizes in place: a caller that
+  /// already counts the model's training workspace counts only the rest).
+  std::int64_t max_model_bytes = 0;
 };
 
 /// \brief Logits of \p nodes (nodes.extent(0) x classes, row i = node nodes(i)) from a
@@ -82,7 +85,7 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
     const Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds =
         Kokkos::subview(nodes, std::make_pair(first, last));
     std::vector<GraphOperator<Scalar, ExecutionSpace, std::int32_t>> ops;
-    std::int64_t n_in = 0, batch_bytes = 0;
+    std::int64_t n_in = 0, batch_bytes = 0, model_bytes = 0;
     {
       const SampledBatch batch =
           sampler.sample(host_space, seeds, stream, static_cast<std::uint64_t>(b));
@@ -109,11 +112,15 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
             .add(a.t_entries)
             .add(a.t_values);
       held.add(x0).add(ids);
-      batch_bytes = model.workspace_bytes() + batch.bytes() + held.bytes();
+      model_bytes = model.workspace_bytes();
+      batch_bytes = model_bytes + batch.bytes() + held.bytes();
     }
     mem.max_input_rows = std::max(mem.max_input_rows, n_in);
     mem.input_rows += n_in;
-    mem.max_batch_bytes = std::max(mem.max_batch_bytes, batch_bytes);
+    if (batch_bytes > mem.max_batch_bytes) {
+      mem.max_batch_bytes = batch_bytes;
+      mem.max_model_bytes = model_bytes;
+    }
   }
   space.fence();
   if (memory)

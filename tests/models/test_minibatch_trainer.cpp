@@ -381,6 +381,8 @@ template <class ExecutionSpace> void check_subset_inference() {
   CHECK(mem.max_input_rows > 10);
   CHECK(mem.max_input_rows <= n);
   CHECK(mem.max_batch_bytes > mem.max_input_rows * 12 * 8); // the input rows and more
+  CHECK(mem.max_model_bytes > 0);                           // the model's part of it
+  CHECK(mem.max_model_bytes < mem.max_batch_bytes);
   // Fan-outs above every degree sample every neighbour: exact too.
   auto wide = subset({max_degree + 1, max_degree + 1, max_degree + 1}, 3, nullptr);
   CHECK(max_diff(wide, all) < 1e-6 * std::max(1.0, scale));
