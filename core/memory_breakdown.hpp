@@ -25,11 +25,15 @@ struct MemoryBreakdown {
   double activations_mb = 0; ///< model workspaces (layer outputs, saved inputs, gradients)
   double sampler_mb = 0;     ///< neighbour sampler scratch and the largest sampled batch
   double eval_mb = 0;        ///< the largest evaluation buffers (N x width matrices, chunks)
+  /// Node arrays: labels, split ids, years, and the node order's maps kept beside the dataset
+  /// (old_to_new, new_to_old, new_to_row; none for the original order), host and device
+  /// copies when distinct.
+  double nodes_mb = 0;
 
   /// Sum of the parts.
   double accounted_mb() const {
     return graph_mb + features_mb + table_mb + optimizer_mb + parameters_mb + activations_mb +
-           sampler_mb + eval_mb;
+           sampler_mb + eval_mb + nodes_mb;
   }
 };
 
@@ -45,6 +49,7 @@ inline std::string to_json(MemoryBreakdown const &m) {
   j.field("activations_mb", m.activations_mb);
   j.field("sampler_mb", m.sampler_mb);
   j.field("eval_mb", m.eval_mb);
+  j.field("nodes_mb", m.nodes_mb);
   j.field("accounted_mb", m.accounted_mb());
   return j.str();
 }

@@ -79,11 +79,22 @@ OrderMethod parse_order_method(std::string const &name) {
 }
 
 Kokkos::View<std::int64_t *, Kokkos::HostSpace> NodeOrdering::new_to_row() const {
+  if (implicit_identity)
+    return {};
   const Id n = permutation.size();
   IdView out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::ordering::new_to_row"), n);
   for (Id i = 0; i < n; ++i)
     out(i) = old_to_row(permutation.new_to_old(i));
   return out;
+}
+
+std::int64_t NodeOrdering::rows_used() const {
+  if (implicit_identity)
+    return num_nodes;
+  Id rows = 0;
+  for (Id v = 0; v < static_cast<Id>(old_to_row.extent(0)); ++v)
+    rows = std::max(rows, old_to_row(v) + 1);
+  return rows;
 }
 
 Kokkos::View<std::int64_t *, Kokkos::HostSpace> random_new_to_old(std::int64_t n,
@@ -109,6 +120,7 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
   const Id n = graph.num_nodes();
   NodeOrdering result;
   result.method = options.method;
+  result.num_nodes = n;
   result.n_factors = options.n_factors.empty() ? default_n_factors(n) : options.n_factors;
   result.num_rows = 1;
   for (Id f : result.n_factors) {
@@ -124,7 +136,10 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
   IdView n2o;
   switch (options.method) {
   case OrderMethod::original:
-    result.permutation = Permutation::identity(n);
+    if (options.materialize_identity)
+      result.permutation = Permutation::identity(n);
+    else
+      result.implicit_identity = true;
     break;
   case OrderMethod::random:
     n2o = random_new_to_old(n, options.seed);
@@ -168,7 +183,7 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
       options.method == OrderMethod::metis_hier || options.method == OrderMethod::lp_hier;
   if (!holes && options.method != OrderMethod::original)
     result.permutation = Permutation::from_new_to_old(n2o); // validates the bijection
-  if (!holes)
+  if (!holes && !result.implicit_identity)
     result.old_to_row = result.permutation.old_to_new;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;

@@ -59,6 +59,10 @@ struct OrderingOptions {
   std::int64_t num_parts = 0;
   MetisOptions metis; ///< algorithm, imbalance, sparsification (its seed is replaced by `seed`)
   int lp_sweeps = 10; ///< lp-hier: maximal label-propagation sweeps per level
+  /// original order: true stores the identity maps (old_to_row, permutation: three N-entry
+  /// int64 arrays); false stores none and sets NodeOrdering::implicit_identity (what
+  /// ttgnn train does: at 10^8 nodes each array is 0.8 GB).
+  bool materialize_identity = true;
 };
 
 /// \brief An ordering: the TT row of every node, and the compact relabelling.
@@ -66,6 +70,11 @@ struct NodeOrdering {
   OrderMethod method = OrderMethod::original;
   std::vector<std::int64_t> n_factors; ///< TT row factors the rows refer to
   std::int64_t num_rows = 0;           ///< row ids lie in [0, num_rows) (product of n_factors)
+  std::int64_t num_nodes = 0;          ///< N
+  /// The identity order, not stored (OrderingOptions::materialize_identity false): old_to_row,
+  /// permutation and new_to_row() are empty Views and node v is at row v, new id v. Every
+  /// consumer of an ordering in ttgnn reads an empty map as the identity.
+  bool implicit_identity = false;
   /// TT row id of original node v (injective; holes only for metis-hier and lp-hier).
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row;
   /// Compact relabelling: new ids ordered by row id. old_to_new(v) < old_to_new(w) iff
@@ -80,8 +89,13 @@ struct NodeOrdering {
   std::int64_t lp_clusters = 0; ///< lp-hier: clusters found
   int lp_sweeps = 0;            ///< lp-hier: sweeps run
 
-  /// Row id of new node i: old_to_row(permutation.new_to_old(i)), strictly increasing.
+  /// Row id of new node i: old_to_row(permutation.new_to_old(i)), strictly increasing; empty
+  /// under implicit_identity.
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> new_to_row() const;
+  /// Row id of original node v (v itself under implicit_identity).
+  std::int64_t row_of(std::int64_t v) const { return implicit_identity ? v : old_to_row(v); }
+  /// One more than the largest row id in use (N under implicit_identity).
+  std::int64_t rows_used() const;
 };
 
 /// \brief Computes an ordering of a symmetric graph; deterministic for a seed.

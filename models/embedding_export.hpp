@@ -21,13 +21,20 @@ namespace ttgnn {
 
 /// \brief Streams N rows of \p width floats to a float32 `.npy` (N x width) in original node
 /// order: row v holds the row of node old_to_new(v), produced per chunk of at most \p chunk
-/// nodes by `rows(space, ids, out)` (ids: device new ids, out: count x width).
+/// nodes by `rows(space, ids, out)` (ids: device new ids, out: count x width). An empty
+/// \p old_to_new is the identity on \p num_nodes nodes (else num_nodes must be its size).
 template <class Scalar, class ExecutionSpace, class RowsFn>
 void write_node_rows_npy(ExecutionSpace const &space, std::string const &path,
                          Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_new,
-                         std::int64_t width, RowsFn &&rows, std::int64_t chunk = 65536) {
+                         std::int64_t num_nodes, std::int64_t width, RowsFn &&rows,
+                         std::int64_t chunk = 65536) {
   using memory_space = typename ExecutionSpace::memory_space;
-  const std::int64_t n = static_cast<std::int64_t>(old_to_new.extent(0));
+  const bool identity = old_to_new.extent(0) == 0;
+  const std::int64_t n = num_nodes;
+  if (!identity && static_cast<std::int64_t>(old_to_new.extent(0)) != n)
+    throw ConfigError("write_node_rows_npy: old_to_new has " +
+                      std::to_string(old_to_new.extent(0)) + " entries for " + std::to_string(n) +
+                      " nodes");
   NpyWriter out(path, "<f4", {n, width});
   chunk = std::max<std::int64_t>(1, std::min(chunk, n));
   Kokkos::View<std::int64_t *, memory_space> nodes("ttgnn::export::nodes", chunk);
@@ -38,7 +45,7 @@ void write_node_rows_npy(ExecutionSpace const &space, std::string const &path,
   for (std::int64_t first = 0; first < n; first += chunk) {
     const std::int64_t count = std::min(chunk, n - first);
     for (std::int64_t i = 0; i < count; ++i)
-      nodes_h(i) = old_to_new(first + i);
+      nodes_h(i) = identity ? first + i : old_to_new(first + i);
     Kokkos::deep_copy(nodes, nodes_h);
     const Kokkos::View<const std::int64_t *, memory_space> ids =
         Kokkos::subview(nodes, std::make_pair(std::int64_t(0), count));
@@ -55,25 +62,29 @@ void write_node_rows_npy(ExecutionSpace const &space, std::string const &path,
 }
 
 /// \brief Writes an N x k matrix (e.g. the logits of every node) as float32 `.npy` in original
-/// node order: row v = row old_to_new(v) of \p m.
+/// node order: row v = row old_to_new(v) of \p m; an empty \p old_to_new is the identity
+/// (all the rows of \p m in their order).
 template <class MatrixView>
 void write_matrix_npy(std::string const &path, MatrixView const &m,
                       Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_new) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m);
-  const std::int64_t n = static_cast<std::int64_t>(old_to_new.extent(0)),
+  const bool identity = old_to_new.extent(0) == 0;
+  const std::int64_t n = identity ? static_cast<std::int64_t>(h.extent(0))
+                                  : static_cast<std::int64_t>(old_to_new.extent(0)),
                      k = static_cast<std::int64_t>(h.extent(1));
   NpyWriter out(path, "<f4", {n, k});
   std::vector<float> row(static_cast<std::size_t>(k));
   for (std::int64_t v = 0; v < n; ++v) {
     for (std::int64_t j = 0; j < k; ++j)
-      row[j] = static_cast<float>(h(old_to_new(v), j));
+      row[j] = static_cast<float>(h(identity ? v : old_to_new(v), j));
     out.write(row.data(), row.size());
   }
   out.commit();
 }
 
 /// \brief Exports the embedding table of \p input in original id order.
-/// \param old_to_new original id -> id in the (permuted) dataset the input was built for
+/// \param old_to_new original id -> id in the (permuted) dataset the input was built for;
+/// empty: the identity (the original order)
 /// \param chunk rows looked up per step (bounds the memory used)
 template <class Scalar, class ExecutionSpace>
 void export_embeddings_npy(ExecutionSpace const &space, NodeInput<Scalar, ExecutionSpace> &input,
@@ -82,12 +93,13 @@ void export_embeddings_npy(ExecutionSpace const &space, NodeInput<Scalar, Execut
   if (!input.has_embedding())
     throw ConfigError("--export-embeddings: the input (" + to_string(input.kind()) +
                       ") has no embedding table; use --input emb, tt or feat+tt");
-  if (static_cast<std::int64_t>(old_to_new.extent(0)) != input.num_nodes())
+  if (old_to_new.extent(0) != 0 &&
+      static_cast<std::int64_t>(old_to_new.extent(0)) != input.num_nodes())
     throw ConfigError("export_embeddings_npy: old_to_new has " +
                       std::to_string(old_to_new.extent(0)) + " entries for " +
                       std::to_string(input.num_nodes()) + " nodes");
   write_node_rows_npy<Scalar>(
-      space, path, old_to_new, input.embedding_dim(),
+      space, path, old_to_new, input.num_nodes(), input.embedding_dim(),
       [&input](ExecutionSpace const &s, auto const &ids, auto const &out) {
         input.lookup_embedding(s, ids, out);
       },

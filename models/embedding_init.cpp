@@ -46,16 +46,26 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// Row of node v: old_to_row(v), or v for an empty map (the identity).
+std::int64_t row_at(Kokkos::View<const std::int64_t *, Kokkos::HostSpace> const &old_to_row,
+                    std::int64_t v) {
+  return old_to_row.extent(0) == 0 ? v : old_to_row(v);
+}
+
 void check_common(std::int64_t num_rows, std::int64_t dim,
-                  Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
+                  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
                   std::int64_t num_nodes, EmbeddingInitOptions const &o) {
   if (!(o.init_std > 0) || !std::isfinite(o.init_std))
     throw ConfigError("embedding init: init_std must be a positive number, got " +
                       std::to_string(o.init_std));
-  if (static_cast<std::int64_t>(old_to_row.extent(0)) != num_nodes)
+  if (old_to_row.extent(0) == 0 && num_nodes > num_rows)
+    throw ConfigError("embedding init: " + std::to_string(num_nodes) + " nodes at rows 0.." +
+                      std::to_string(num_nodes - 1) + ", the table has " +
+                      std::to_string(num_rows));
+  if (old_to_row.extent(0) != 0 && static_cast<std::int64_t>(old_to_row.extent(0)) != num_nodes)
     throw ConfigError("embedding init: old_to_row has " + std::to_string(old_to_row.extent(0)) +
                       " entries for " + std::to_string(num_nodes) + " nodes");
-  for (std::int64_t v = 0; v < num_nodes; ++v)
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(old_to_row.extent(0)); ++v)
     if (old_to_row(v) < 0 || old_to_row(v) >= num_rows)
       throw ConfigError("embedding init: node " + std::to_string(v) + " has row " +
                         std::to_string(old_to_row(v)) + ", the table has " +
@@ -114,7 +124,7 @@ std::int64_t count_edge_components(CsrGraph<Ordinal, Kokkos::HostSpace> const &g
 template <class Ordinal>
 std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
                                   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                                  Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
+                                  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
                                   EmbeddingInitOptions const &o, EmbeddingInitInfo *info) {
   const std::int64_t n = graph.num_nodes();
   check_common(num_rows, dim, old_to_row, n, o);
@@ -147,7 +157,7 @@ std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
   for (std::int64_t j = 0; j < dim; ++j) {
     const double s = std::pow(std::fabs(se.eigenvalues[cols[j]]), o.spectral_exponent);
     for (std::int64_t v = 0; v < n; ++v)
-      out[old_to_row(v) * dim + j] = s * se.vectors(v, cols[j]);
+      out[row_at(old_to_row, v) * dim + j] = s * se.vectors(v, cols[j]);
   }
   if (info) {
     info->components = se.num_components;
@@ -162,7 +172,7 @@ std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
 template <class Ordinal>
 TtHostCores initial_tt_cores(TtShape const &shape,
                              CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                             Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
+                             Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
                              EmbeddingInitOptions const &o, EmbeddingInitInfo *info) {
   shape.validate();
   const auto t0 = std::chrono::steady_clock::now();
@@ -207,10 +217,11 @@ TtHostCores initial_tt_cores(TtShape const &shape,
 }
 
 template <class Ordinal>
-std::vector<double> initial_full_table(std::int64_t num_rows, std::int64_t dim,
-                                       CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                                       Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
-                                       EmbeddingInitOptions const &o, EmbeddingInitInfo *info) {
+std::vector<double>
+initial_full_table(std::int64_t num_rows, std::int64_t dim,
+                   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
+                   EmbeddingInitOptions const &o, EmbeddingInitInfo *info) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::int64_t n = graph.num_nodes();
   check_common(num_rows, dim, old_to_row, n, o);
@@ -249,8 +260,10 @@ std::vector<double> initial_full_table(std::int64_t num_rows, std::int64_t dim,
     table = spectral_rows(num_rows, dim, graph, old_to_row, o, &in);
     double ss = 0;
     for (std::int64_t v = 0; v < n; ++v)
-      for (std::int64_t j = 0; j < dim; ++j)
-        ss += table[old_to_row(v) * dim + j] * table[old_to_row(v) * dim + j];
+      for (std::int64_t j = 0; j < dim; ++j) {
+        const double x = table[row_at(old_to_row, v) * dim + j];
+        ss += x * x;
+      }
     if (!(ss > 0))
       throw LibraryError("spectral init: the spectral rows are zero");
     const double scale = o.init_std * std::sqrt(static_cast<double>(n * dim) / ss);
@@ -269,15 +282,15 @@ std::vector<double> initial_full_table(std::int64_t num_rows, std::int64_t dim,
       CsrGraph<ORDINAL, Kokkos::HostSpace> const &);                                               \
   template std::vector<double> spectral_rows<ORDINAL>(                                             \
       std::int64_t, std::int64_t, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                    \
-      Kokkos::View<std::int64_t *, Kokkos::HostSpace>, EmbeddingInitOptions const &,               \
+      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingInitOptions const &,         \
       EmbeddingInitInfo *);                                                                        \
   template TtHostCores initial_tt_cores<ORDINAL>(                                                  \
       TtShape const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                               \
-      Kokkos::View<std::int64_t *, Kokkos::HostSpace>, EmbeddingInitOptions const &,               \
+      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingInitOptions const &,         \
       EmbeddingInitInfo *);                                                                        \
   template std::vector<double> initial_full_table<ORDINAL>(                                        \
       std::int64_t, std::int64_t, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                    \
-      Kokkos::View<std::int64_t *, Kokkos::HostSpace>, EmbeddingInitOptions const &,               \
+      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingInitOptions const &,         \
       EmbeddingInitInfo *);
 
 TTGNN_INSTANTIATE_EMBEDDING_INIT(std::int32_t)

@@ -7,7 +7,8 @@
 /// Rows: node v (an original id) owns row old_to_row(v) of the table (its TT row under an
 /// ordering, or its new id for a full table), so the spectral vectors of node v land where the
 /// model will look them up. Rows that belong to no node (holes of the hierarchical order) are
-/// zero in the spectral target.
+/// zero in the spectral target. An empty old_to_row is the identity (node v at row v; the
+/// original order stores no map, graph/ordering.hpp).
 ///
 /// Spectral vectors: the largest eigenvectors of D^-1/2 A D^-1/2 of the graph
 /// (graph/spectral_embedding.hpp). Eigenvalue 1 has one eigenvector per connected component
@@ -67,23 +68,23 @@ struct EmbeddingInitInfo {
 template <class Ordinal>
 TtHostCores
 initial_tt_cores(TtShape const &shape, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                 Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
+                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
                  EmbeddingInitOptions const &options, EmbeddingInitInfo *info = nullptr);
 
 /// \brief A full num_rows x dim table (row-major), node v at row old_to_row(v).
 template <class Ordinal>
-std::vector<double> initial_full_table(std::int64_t num_rows, std::int64_t dim,
-                                       CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                                       Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
-                                       EmbeddingInitOptions const &options,
-                                       EmbeddingInitInfo *info = nullptr);
+std::vector<double>
+initial_full_table(std::int64_t num_rows, std::int64_t dim,
+                   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
+                   EmbeddingInitOptions const &options, EmbeddingInitInfo *info = nullptr);
 
 /// \brief The spectral target: a num_rows x dim row-major matrix with node v's scaled
 /// eigenvector entries at row old_to_row(v) (zeros elsewhere), and the eigenvalues used.
 template <class Ordinal>
 std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
                                   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                                  Kokkos::View<std::int64_t *, Kokkos::HostSpace> old_to_row,
+                                  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
                                   EmbeddingInitOptions const &options,
                                   EmbeddingInitInfo *info = nullptr);
 

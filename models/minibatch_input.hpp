@@ -7,7 +7,8 @@
 /// receive gradients.
 ///
 /// Embedding rows: node v uses row `rows(v)` of the table when a row map is given (a
-/// metis-hier ordering leaves holes, see graph/ordering.hpp), row v otherwise.
+/// metis-hier ordering leaves holes, see graph/ordering.hpp), row v otherwise: the original
+/// order passes no map and the input then stores none (no N-entry array on either side).
 
 #include "core/adam.hpp"
 #include "core/byte_ledger.hpp"
@@ -128,12 +129,9 @@ public:
       Kokkos::deep_copy(space, rows_, rows);
     }
     // Initial values from models/embedding_init.hpp (node v at its row), like the full-batch
-    // trainer: gaussian, ortho or spectral, entries of root-mean-square o.init_std.
-    Kokkos::View<std::int64_t *, Kokkos::HostSpace> node_rows(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::node_rows"),
-        num_nodes_);
-    for (std::int64_t v = 0; v < num_nodes_; ++v)
-      node_rows(v) = rows.extent(0) > 0 ? rows(v) : v;
+    // trainer: gaussian, ortho or spectral, entries of root-mean-square o.init_std. An empty
+    // row map is the identity there too: no N-entry array is built.
+    const Kokkos::View<const std::int64_t *, Kokkos::HostSpace> node_rows = rows;
     EmbeddingInitOptions init;
     init.method = parse_init_method(o.init);
     init.init_std = o.init_std;

@@ -239,6 +239,8 @@ public:
     if (full_)
       graph.add(full_->row_map).add(full_->entries).add(full_->inv_degree);
   }
+  /// The device copies of the split ids (the host's own on host spaces).
+  void add_node_memory(ByteLedger &nodes) const { nodes.add(train_).add(valid_).add(test_); }
   /// Sampler scratch and its largest batch.
   std::int64_t sampler_bytes() const {
     return sampler_.scratch_bytes() + sampler_.peak_batch_bytes();
@@ -290,7 +292,11 @@ private:
     const matrix_type logits = sage_subset_inference(
         space, model_, *eval_sampler_, input_rows(), nodes,
         o_.eval_batch_size > 0 ? o_.eval_batch_size : o_.batch_size, kEvalStream, &sm);
-    eval_memory_.chunk_buffer_bytes = std::max(eval_memory_.chunk_buffer_bytes, sm.max_batch_bytes);
+    // the model's buffers are resized in place: the part the training peak (activations_mb)
+    // already counts is not counted twice
+    const std::int64_t shared = std::min(sm.max_model_bytes, model_.peak_workspace_bytes());
+    eval_memory_.chunk_buffer_bytes =
+        std::max(eval_memory_.chunk_buffer_bytes, sm.max_batch_bytes - shared);
     eval_memory_.max_input_rows = std::max(eval_memory_.max_input_rows, sm.max_input_rows);
     eval_memory_.node_matrix_bytes = std::max<std::int64_t>(
         eval_memory_.node_matrix_bytes, static_cast<std::int64_t>(logits.span() * sizeof(Scalar)));
@@ -410,14 +416,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   MinibatchResult result;
   static_cast<TrainResult &>(result) =
       o.evaluate_only ? loop.evaluate_checkpoint(source, o.checkpoint_path) : loop.run(source);
-  HostIds identity;
-  auto order = o.output_order;
-  if (order.extent(0) == 0 && (!o.predictions_path.empty() || !o.embeddings_path.empty())) {
-    identity = HostIds("ttgnn::minibatch::output_order", data.num_nodes());
-    for (std::int64_t v = 0; v < data.num_nodes(); ++v)
-      identity(v) = v;
-    order = identity;
-  }
+  const auto order = o.output_order; // empty: the identity (models/embedding_export.hpp)
   if (!o.predictions_path.empty()) {
     const auto logits = source.all_logits(space); // every rank: the inference is collective-free
     if (comm.rank() == 0)
@@ -425,7 +424,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   }
   if (!o.embeddings_path.empty() && comm.rank() == 0)
     write_node_rows_npy<Scalar>(
-        space, o.embeddings_path, order, input.options().dim,
+        space, o.embeddings_path, order, data.num_nodes(), input.options().dim,
         [&input](ExecutionSpace const &s, auto const &ids, auto const &out) {
           input.lookup_embedding(s, ids, out);
         },
@@ -457,6 +456,16 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   input.add_memory(features, table, opt, work);
   loop.add_memory(opt, work);
   params.add_all(model.parameters()).add_all(model.gradients()).add_all(model.buffers());
+  ByteLedger nodes; // labels and splits: host arrays, and device copies when distinct
+  nodes.add(data.labels)
+      .add(data.multilabels)
+      .add(data.node_year)
+      .add(data.train)
+      .add(data.valid)
+      .add(data.test)
+      .add(targets.labels)
+      .add(targets.multilabels);
+  source.add_node_memory(nodes);
   MemoryBreakdown &m = result.memory;
   m.peak_rss_mb = result.peak_rss_mb;
   m.graph_mb = to_mb(graph.bytes());
@@ -467,6 +476,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   m.activations_mb = to_mb(model.peak_workspace_bytes() + model.peak_input_bytes() + work.bytes());
   m.sampler_mb = to_mb(source.sampler_bytes());
   m.eval_mb = to_mb(source.eval_bytes());
+  m.nodes_mb = to_mb(nodes.bytes());
   return result;
 }
 

@@ -96,14 +96,15 @@ std::int64_t count_rows_outside(View const &rows, std::int64_t table_rows) {
   return bad;
 }
 
-/// rows(b) = map(nodes(b)).
+/// rows(b) = map(nodes(b)); an empty map is the identity (rows(b) = nodes(b)).
 template <class ExecutionSpace, class Ids, class Map, class Rows>
 void map_node_rows(ExecutionSpace const &space, Ids const &nodes, Map const &map,
                    Rows const &rows) {
+  const bool identity = map.extent(0) == 0;
   Kokkos::parallel_for(
       "ttgnn::node_input::map_rows",
       Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(nodes.extent(0))),
-      KOKKOS_LAMBDA(std::int64_t b) { rows(b) = map(nodes(b)); });
+      KOKKOS_LAMBDA(std::int64_t b) { rows(b) = identity ? nodes(b) : map(nodes(b)); });
 }
 
 /// ids(i) = i.
@@ -164,11 +165,19 @@ public:
   }
   /// \brief A TT table; node v reads row node_rows(v) (N entries, each < the table's rows).
   /// \p node_rows is an int64 View in any memory space, e.g. a host ordering's
-  /// NodeOrdering::new_to_row(): the input keeps its own copy in its memory space.
+  /// NodeOrdering::new_to_row(): the input keeps its own copy in its memory space. An empty
+  /// View is the identity (node v reads row v; the original order): nothing is stored.
   template <class RowsView>
   void set_tt_embedding(std::shared_ptr<tt_type> tt, RowsView const &node_rows) {
-    auto rows = copy_rows(node_rows);
-    check_rows(rows, tt->num_rows());
+    index_view rows;
+    if (node_rows.extent(0) > 0 || n_ == 0) {
+      rows = copy_rows(node_rows);
+      check_rows(rows, tt->num_rows());
+    } else if (n_ > tt->num_rows()) {
+      throw ConfigError("NodeInput: " + std::to_string(n_) + " nodes at rows 0.." +
+                        std::to_string(n_ - 1) + ", the table has " +
+                        std::to_string(tt->num_rows()) + " rows");
+    }
     tt_ = std::move(tt);
     full_.reset();
     opt_.reset(); // it stepped the previous table
@@ -202,7 +211,7 @@ public:
   matrix_type const &features() const { return features_; }
   std::shared_ptr<tt_type> const &tt_embedding() const { return tt_; }
   std::shared_ptr<full_type> const &full_embedding() const { return full_; }
-  /// Row of the table of each node.
+  /// Row of the table of each node (empty: node v reads row v).
   index_view const &node_rows() const { return node_rows_; }
   /// 0, 1, ..., N-1 on the device.
   index_view const &all_nodes() const { return all_nodes_; }

@@ -63,6 +63,7 @@ Ordered order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, RunLo
   oo.seed = c.seed;
   oo.num_parts = c.metis_parts;
   oo.n_factors = tt ? n_factors : default_n_factors(n, 3, e.tt_slack);
+  oo.materialize_identity = false; // the original order: no N-entry maps (empty = identity)
   if (log)
     log("ordering nodes: " + to_string(c.order));
   Ordered out;
@@ -73,13 +74,26 @@ Ordered order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, RunLo
           : apply_permutation(Kokkos::DefaultHostExecutionSpace(), data, out.ordering.permutation);
   out.table_rows = n;
   if (tt) {
-    std::int64_t rows = 0;
-    for (std::int64_t v = 0; v < n; ++v)
-      rows = std::max(rows, out.ordering.old_to_row(v) + 1);
-    out.shape = make_tt_shape(rows, e.dim, n_factors, d_factors, e.tt_rank);
+    out.shape = make_tt_shape(out.ordering.rows_used(), e.dim, n_factors, d_factors, e.tt_rank);
     out.table_rows = out.shape.padded_rows();
   }
   return out;
+}
+
+/// The node arrays of a dataset (labels, years, split ids) into \p nodes.
+void add_node_arrays(ByteLedger &nodes, Dataset<std::int32_t> const &d) {
+  nodes.add(d.labels).add(d.multilabels).add(d.node_year).add(d.train).add(d.valid).add(d.test);
+}
+
+/// The node order's maps the pipeline keeps beside the trainer (none for the original order):
+/// old_to_row, old_to_new, new_to_old (one allocation when they alias), \p rows.
+std::int64_t order_map_bytes(Ordered const &o, HostIds const &rows = {}) {
+  ByteLedger maps;
+  maps.add(o.ordering.old_to_row)
+      .add(o.ordering.permutation.new_to_old)
+      .add(o.ordering.permutation.old_to_new)
+      .add(rows);
+  return maps.bytes();
 }
 
 EmbeddingInitOptions init_options(RunConfig const &c) {
@@ -284,15 +298,18 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
       log("wrote " + c.predictions_out);
   }
   take_training(out, r, metric);
-  ByteLedger graph, features; // the host dataset, in both orders when they differ
-  for (Dataset<std::int32_t> const *d : {&data, &pdata}) {
+  ByteLedger graph, features, nodes; // the host dataset, in both orders when they differ
+  for (Dataset<std::int32_t> const *d : {&data, &pdata}) { // (aliases count once)
     graph.add(d->graph.row_map).add(d->graph.entries);
     features.add(d->features)
         .add(d->sparse_features.row_map)
         .add(d->sparse_features.cols)
         .add(d->sparse_features.values);
+    add_node_arrays(nodes, *d);
   }
+  nodes.add(targets.labels).add(targets.multilabels).add(train).add(valid).add(test);
   out.memory = trainer.memory(graph, features);
+  out.memory.nodes_mb = to_mb(nodes.bytes() + order_map_bytes(o));
   return out;
 }
 
@@ -368,7 +385,21 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   out.embedding_dim = uses_tt(c.input) || uses_full_table(c.input) ? c.embedding.dim : 0;
   out.batch_time_s = r.batch_time_s;
   out.batches_per_epoch = r.batches_per_epoch;
-  out.memory = r.memory;
+  out.memory = r.memory; // the trainer's arrays (it holds the permuted dataset)
+  if (pdata.graph.entries.data() != data.graph.entries.data()) {
+    // a permuted copy: the dataset as loaded is held too (the caller's)
+    ByteLedger graph, features, nodes;
+    graph.add(data.graph.row_map).add(data.graph.entries);
+    features.add(data.features)
+        .add(data.sparse_features.row_map)
+        .add(data.sparse_features.cols)
+        .add(data.sparse_features.values);
+    add_node_arrays(nodes, data);
+    out.memory.graph_mb += to_mb(graph.bytes());
+    out.memory.features_mb += to_mb(features.bytes());
+    out.memory.nodes_mb += to_mb(nodes.bytes());
+  }
+  out.memory.nodes_mb += to_mb(order_map_bytes(o, rows));
   out.ranks = r.ranks;
   out.comm_bytes_per_step = r.comm_bytes_per_step;
   out.comm_seconds_per_step = r.comm_seconds_per_step;

@@ -12,6 +12,7 @@
 /// evaluation (seeded: the blocks are a function of the sampler's seed, \p stream and the batch
 /// index). Memory follows the batch's L-hop neighbourhood, not N.
 
+#include "core/byte_ledger.hpp"
 #include "core/dense_gemm.hpp"
 #include "core/error.hpp"
 #include "graph/neighbor_sampler.hpp"
@@ -33,9 +34,13 @@ struct SubsetInferenceMemory {
   std::int64_t max_input_rows = 0;  ///< most input rows of one batch (its L-hop neighbourhood)
   std::int64_t max_block_edges = 0; ///< most sampled edges of one batch, over its blocks
   std::int64_t input_rows = 0;      ///< input rows over all batches
-  /// Largest memory of a batch: the model's workspace (input rows, layer outputs; models/
-  /// gnn_model.hpp) and the sampled batch (graph/neighbor_sampler.hpp).
+  /// Largest memory of a batch: the model's workspace (layer outputs; models/gnn_model.hpp),
+  /// the sampled batch (graph/neighbor_sampler.hpp), its block operators, the input rows x0
+  /// and their ids.
   std::int64_t max_batch_bytes = 0;
+  /// The model's workspace within max_batch_bytes (buffers it resizes in place: a caller that
+  /// already counts the model's training workspace counts only the rest).
+  std::int64_t max_model_bytes = 0;
 };
 
 /// \brief Logits of \p nodes (nodes.extent(0) x classes, row i = node nodes(i)) from a
@@ -80,7 +85,7 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
     const Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds =
         Kokkos::subview(nodes, std::make_pair(first, last));
     std::vector<GraphOperator<Scalar, ExecutionSpace, std::int32_t>> ops;
-    std::int64_t n_in = 0, batch_bytes = 0;
+    std::int64_t n_in = 0, batch_bytes = 0, model_bytes = 0;
     {
       const SampledBatch batch =
           sampler.sample(host_space, seeds, stream, static_cast<std::uint64_t>(b));
@@ -97,11 +102,25 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
       // the seeds are the first rows of the last block's output
       Kokkos::deep_copy(space, Kokkos::subview(out, std::make_pair(first, last), Kokkos::ALL),
                         model.forward(space, ops, x0));
-      batch_bytes = model.workspace_bytes() + batch.bytes();
+      // the model's buffers, the sampled blocks, their operators, the input rows and their ids
+      ByteLedger held;
+      for (auto const &a : ops)
+        held.add(a.row_map)
+            .add(a.entries)
+            .add(a.values)
+            .add(a.t_row_map)
+            .add(a.t_entries)
+            .add(a.t_values);
+      held.add(x0).add(ids);
+      model_bytes = model.workspace_bytes();
+      batch_bytes = model_bytes + batch.bytes() + held.bytes();
     }
     mem.max_input_rows = std::max(mem.max_input_rows, n_in);
     mem.input_rows += n_in;
-    mem.max_batch_bytes = std::max(mem.max_batch_bytes, batch_bytes);
+    if (batch_bytes > mem.max_batch_bytes) {
+      mem.max_batch_bytes = batch_bytes;
+      mem.max_model_bytes = model_bytes;
+    }
   }
   space.fence();
   if (memory)

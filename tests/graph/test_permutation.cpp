@@ -207,6 +207,26 @@ template <class ExecutionSpace> void check_orderings() {
   }
   CHECK_THROWS_AS(parse_order_method("bfs"), ConfigError);
   CHECK(parse_order_method("metis-hier") == OrderMethod::metis_hier);
+  // The original order without its maps (what ttgnn train asks for): no N-entry array, node v
+  // at row v; the other orders ignore the setting.
+  opt.method = OrderMethod::original;
+  opt.materialize_identity = false;
+  const auto id = compute_ordering(space, g, opt);
+  CHECK(id.implicit_identity);
+  CHECK(id.num_nodes == n);
+  CHECK(id.num_rows == 384);
+  CHECK(id.old_to_row.extent(0) == 0u);
+  CHECK(id.permutation.new_to_old.extent(0) == 0u);
+  CHECK(id.permutation.old_to_new.extent(0) == 0u);
+  CHECK(id.new_to_row().extent(0) == 0u);
+  CHECK(id.rows_used() == n);
+  CHECK(id.row_of(17) == 17);
+  opt.method = OrderMethod::random;
+  const auto random_order = compute_ordering(space, g, opt);
+  CHECK(!random_order.implicit_identity);
+  CHECK(random_order.old_to_row.extent(0) == static_cast<std::size_t>(n));
+  CHECK(random_order.row_of(17) == random_order.old_to_row(17));
+  opt.materialize_identity = true;
   opt.n_factors = {5, 5, 5};
   CHECK_THROWS_AS(compute_ordering(space, g, opt), ConfigError); // 125 rows < 360 nodes
 }

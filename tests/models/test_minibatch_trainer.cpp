@@ -17,6 +17,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <filesystem>
 #include <random>
 #include <set>
 #include <vector>
@@ -379,6 +381,8 @@ template <class ExecutionSpace> void check_subset_inference() {
   CHECK(mem.max_input_rows > 10);
   CHECK(mem.max_input_rows <= n);
   CHECK(mem.max_batch_bytes > mem.max_input_rows * 12 * 8); // the input rows and more
+  CHECK(mem.max_model_bytes > 0);                           // the model's part of it
+  CHECK(mem.max_model_bytes < mem.max_batch_bytes);
   // Fan-outs above every degree sample every neighbour: exact too.
   auto wide = subset({max_degree + 1, max_degree + 1, max_degree + 1}, 3, nullptr);
   CHECK(max_diff(wide, all) < 1e-6 * std::max(1.0, scale));
@@ -629,12 +633,80 @@ template <class ExecutionSpace> void check_eval_nodes_and_memory() {
   CHECK(m.activations_mb > 0);
   CHECK(m.sampler_mb * mib > 4.0 * n); // the per-node scratch and a batch
   CHECK(m.eval_mb > 0);
+  // labels (int32) and split ids (int64), on the host and, when distinct, on the device
+  const double splits = double(data.train.extent(0) + data.valid.extent(0) + data.test.extent(0));
+  CHECK(m.nodes_mb * mib == doctest::Approx((shared ? 1 : 2) * (4.0 * n + 8.0 * splits)));
   CHECK(m.accounted_mb() < m.peak_rss_mb);
   CHECK(vt.memory.eval_mb > 0);
 }
 
 TTGNN_TEST_ALL_SPACES("mini-batch evaluation of valid/test nodes only, and the memory report") {
   check_eval_nodes_and_memory<ExecutionSpace>();
+}
+
+/// The bytes of a file.
+std::vector<char> file_bytes(std::string const &path) {
+  std::vector<char> b;
+  std::FILE *f = std::fopen(path.c_str(), "rb");
+  REQUIRE(f);
+  for (int ch; (ch = std::fgetc(f)) != EOF;)
+    b.push_back(static_cast<char>(ch));
+  std::fclose(f);
+  return b;
+}
+
+/// The original order stores no node -> row map (graph/ordering.hpp implicit_identity): no row
+/// map and no output order must train exactly as the explicit identity maps, and leave no
+/// N-entry array in the memory report.
+template <class ExecutionSpace> void check_identity_rows() {
+  ExecutionSpace space;
+  const auto data = small_sbm(400, 0.85, 0, 9);
+  const std::int64_t n = data.num_nodes();
+  const auto dir = std::filesystem::temp_directory_path() / "ttgnn_test_identity_rows";
+  std::filesystem::create_directories(dir);
+  ttgnn::MinibatchTrainOptions o;
+  o.num_layers = 2;
+  o.hidden = 16;
+  o.fanouts = {4, 4};
+  o.batch_size = 64;
+  o.epochs = 2;
+  o.lr = 0.01;
+  o.dropout = 0.1;
+  o.seed = 5;
+  o.input.kind = ttgnn::InputKind::tt;
+  o.input.dim = 8;
+  o.input.tt_rank = 3;
+  o.input.init = "gaussian";
+  o.predictions_path = (dir / "implicit_logits.npy").string();
+  o.embeddings_path = (dir / "implicit_emb.npy").string();
+  const auto implicit = ttgnn::train_minibatch(space, data, o); // rows {}, output_order {}
+  HostIds iota("iota", n);
+  for (std::int64_t v = 0; v < n; ++v)
+    iota(v) = v;
+  o.predictions_path = (dir / "explicit_logits.npy").string();
+  o.embeddings_path = (dir / "explicit_emb.npy").string();
+  o.output_order = iota;
+  const auto explicit_map = ttgnn::train_minibatch(space, data, o, iota, n);
+  REQUIRE(implicit.history.size() == explicit_map.history.size());
+  for (std::size_t e = 0; e < implicit.history.size(); ++e) {
+    CHECK(implicit.history[e].loss == explicit_map.history[e].loss);
+    CHECK(implicit.history[e].valid_loss == explicit_map.history[e].valid_loss);
+  }
+  CHECK(implicit.test_acc == explicit_map.test_acc);
+  CHECK(implicit.embedding_params == explicit_map.embedding_params);
+  CHECK(file_bytes((dir / "implicit_logits.npy").string()) ==
+        file_bytes((dir / "explicit_logits.npy").string()));
+  CHECK(file_bytes((dir / "implicit_emb.npy").string()) ==
+        file_bytes((dir / "explicit_emb.npy").string()));
+  // the table ledger: cores and their gradients, plus the N int64 map only when there is one
+  const double mib = 1024.0 * 1024.0;
+  CHECK(implicit.memory.table_mb * mib == doctest::Approx(2.0 * 4 * implicit.embedding_params));
+  CHECK(explicit_map.memory.table_mb * mib ==
+        doctest::Approx(2.0 * 4 * implicit.embedding_params + 8.0 * n));
+}
+
+TTGNN_TEST_ALL_SPACES("mini-batch TT input: no row map is the identity, bit for bit") {
+  check_identity_rows<ExecutionSpace>();
 }
 
 } // namespace

@@ -172,6 +172,40 @@ TEST_CASE("run_training: full batch and mini-batch on a generated graph, one com
   CHECK(table.table_rows == 600);
 }
 
+TEST_CASE("run_training: the original order keeps no N-entry node map in the memory report") {
+  const auto data = sbm(700, 0);
+  const double mib = 1024.0 * 1024.0, n = 700;
+  ttgnn::RunConfig c;
+  c.input = ttgnn::InputKind::tt;
+  c.order = ttgnn::OrderMethod::original;
+  c.embedding.dim = 16;
+  c.embedding.tt_rank = 4;
+  c.hidden = 16;
+  c.epochs = 2;
+  c.seed = 3;
+  c.model = ttgnn::GnnKind::sage;
+  c.minibatch.batch_size = 64;
+  c.minibatch.fanouts = {4, 4};
+  c.predictions_out = scratch("original_logits.npy");
+  c.export_embeddings = scratch("original_emb.npy");
+  // table: the TT cores and their gradients only (a row map would add 8 bytes per node)
+  const auto mb = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, c);
+  CHECK(mb.table_rows >= 700);
+  CHECK(mb.memory.table_mb * mib == doctest::Approx(2.0 * 4 * mb.embedding_params));
+  CHECK(std::filesystem::file_size(c.predictions_out) >= 700u * 4u * sizeof(float));
+  CHECK(std::filesystem::file_size(c.export_embeddings) >= 700u * 16u * sizeof(float));
+  ttgnn::RunConfig full = c;
+  full.minibatch.batch_size = 0;
+  full.model = ttgnn::GnnKind::gcn;
+  const auto fb = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, full);
+  CHECK(fb.memory.table_mb * mib == doctest::Approx(2.0 * 4 * fb.embedding_params));
+  // the hierarchical order has holes: its map is real and reported
+  ttgnn::RunConfig hier = c;
+  hier.order = ttgnn::OrderMethod::metis_hier;
+  const auto h = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, hier);
+  CHECK(h.memory.table_mb * mib == doctest::Approx(2.0 * 4 * h.embedding_params + 8.0 * n));
+}
+
 TEST_CASE("evaluate_checkpoint: the trained run's scores and logits, from the file alone") {
   const auto data = sbm(500, 8);
   ttgnn::RunConfig c;

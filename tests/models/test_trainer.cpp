@@ -392,6 +392,67 @@ TTGNN_TEST_ALL_SPACES("exported embeddings are in original id order") {
   check_export_order<ExecutionSpace>();
 }
 
+/// The original order passes no node -> row map (graph/ordering.hpp implicit_identity): the
+/// full-batch input then reads row v for node v, and its rows, gradients and exported rows are
+/// bit for bit those of an explicit identity map, which it does not store.
+template <class Space> void check_identity_rows() {
+  Space space;
+  auto const &d = cora();
+  const std::int64_t n = d.num_nodes();
+  const auto shape = ttgnn::make_tt_shape(n, 8, 3, 3, 1.05);
+  auto make = [&](bool explicit_map) {
+    auto tt = std::make_shared<ttgnn::TtEmbedding<float, Space>>(shape);
+    tt->set_cores_from_host(space, ttgnn::tt_init_gaussian(shape, 1.0, 7));
+    auto input = std::make_shared<ttgnn::NodeInput<float, Space>>(n);
+    if (explicit_map)
+      input->set_tt_embedding(tt, input->all_nodes());
+    else
+      input->set_tt_embedding(tt, Kokkos::View<std::int64_t *, Kokkos::HostSpace>());
+    return input;
+  };
+  auto implicit = make(false), explicit_map = make(true);
+  CHECK(implicit->node_rows().extent(0) == 0u);
+  CHECK(explicit_map->node_rows().extent(0) == static_cast<std::size_t>(n));
+  const auto a = host_floats(implicit->forward_all(space));
+  const auto b = host_floats(explicit_map->forward_all(space));
+  CHECK(a == b);
+  ttgnn::Matrix<float, Space> g("g", n, 8);
+  Kokkos::deep_copy(g, 0.25f);
+  implicit->backward(space, g);
+  explicit_map->backward(space, g);
+  const auto ga = implicit->gradients(), gb = explicit_map->gradients();
+  REQUIRE(ga.size() == gb.size());
+  for (std::size_t k = 0; k < ga.size(); ++k) {
+    auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ga[k]);
+    auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gb[k]);
+    REQUIRE(x.extent(0) == y.extent(0));
+    for (std::size_t i = 0; i < x.extent(0); ++i)
+      CHECK(x(i) == y(i));
+  }
+  const std::string pa = scratch(std::string("identity_a_") + Space::name() + ".npy"),
+                    pb = scratch(std::string("identity_b_") + Space::name() + ".npy");
+  ttgnn::export_embeddings_npy(space, *implicit, {}, pa, 1000);
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> iota("iota", n);
+  for (std::int64_t v = 0; v < n; ++v)
+    iota(v) = v;
+  ttgnn::export_embeddings_npy(space, *explicit_map, iota, pb, 1000);
+  std::vector<float> ea(static_cast<std::size_t>(n * 8)), eb(ea.size());
+  ttgnn::NpyReader::open_file(pa).read(ea.data(), ea.size());
+  ttgnn::NpyReader::open_file(pb).read(eb.data(), eb.size());
+  CHECK(ea == eb);
+  // a table with fewer rows than nodes is refused without a map too
+  auto small = std::make_shared<ttgnn::TtEmbedding<float, Space>>(
+      ttgnn::make_tt_shape(n / 2, 8, 3, 3, 1.05));
+  ttgnn::NodeInput<float, Space> refused(n);
+  CHECK_THROWS_AS(
+      refused.set_tt_embedding(small, Kokkos::View<std::int64_t *, Kokkos::HostSpace>()),
+      ttgnn::ConfigError);
+}
+
+TTGNN_TEST_ALL_SPACES("full-batch TT input: no row map is the identity, bit for bit") {
+  check_identity_rows<ExecutionSpace>();
+}
+
 TEST_CASE("learning-rate schedule: warm-up then reduce on plateau") {
   ttgnn::LrScheduleOptions o;
   o.warmup_epochs = 4;
