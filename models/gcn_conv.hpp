@@ -91,6 +91,7 @@ public:
   }
 
   /// \brief dW += (A x)^T gy, db += sums of gy, gx = A^T gy W^T (skipped if gx is empty).
+  /// gx may be the forward's x: x is read before gx is written (GnnModel relies on it).
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
     detail::require_extents(grad_y, a_.num_rows, out_, "ttgnn::GCNConv::backward: grad_y");
     const bool want_x = detail::wanted(grad_x);

@@ -189,6 +189,13 @@ public:
   }
   bool training() const { return training_; }
 
+  /// \brief Whether forward may overwrite its input rows x (off by default): the input dropout
+  /// then runs in place on x instead of into a buffer of x's size. For inputs recomputed every
+  /// step (embedding rows), which are not read again; not with a residual on layer 0, which
+  /// adds the undropped x.
+  void set_overwrite_input(bool on) { overwrite_input_ = on; }
+  bool overwrite_input() const { return overwrite_input_; }
+
   /// Dropout mask counters (the RNG state): save them to resume identically.
   std::vector<std::uint64_t> rng_state() const {
     std::vector<std::uint64_t> s;
@@ -241,6 +248,9 @@ public:
       if (fused_relu(l - 1)) { // h_l = z_{l-1} before ReLU: d_l = dropout(relu(z_{l-1})) in place
         dropout_[l].forward_relu(space, h_[l], h_[l]);
         d_[l] = h_[l];
+      } else if (dropped_[l] && l == 0 && overwrite_input_ && !residual_at(0)) {
+        dropout_[0].forward(space, h_[0], h_[0]); // x in place (set_overwrite_input)
+        d_[0] = h_[0];
       } else if (dropped_[l]) { // own buffer: d_[l] may alias h_[l] (x!) after an evaluation pass
         detail::ensure_extents(drop_[l], "ttgnn::gnn_model::dropped", n_in, width(l));
         d_[l] = drop_[l];
@@ -280,6 +290,8 @@ public:
 
   /// \brief Adds the parameter gradients of the last forward's loss given dL/dlogits, and
   /// writes dL/dx into grad_x (skipped when grad_x is empty, e.g. for constant features).
+  /// grad_x may be the forward's x itself: every layer reads its saved input before it writes
+  /// its input gradient, so an input recomputed every step needs no gradient buffer.
   void backward(ExecutionSpace const &space, matrix_type const &grad_logits,
                 matrix_type const &grad_x) {
     const int L = config_.num_layers;
@@ -403,6 +415,7 @@ private:
   std::vector<std::int64_t> rows_;
   std::vector<bool> dropped_;
   bool training_ = true;
+  bool overwrite_input_ = false;
   std::int64_t peak_workspace_ = 0, peak_input_ = 0;
 };
 

@@ -178,6 +178,7 @@ public:
     out.x = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::x0"),
                         n_in, input_.dim());
     input_.forward(space, ids, out.x);
+    out.x_scratch = true; // this batch's own rows
     // dropout masks keyed by global node ids: the same whichever rank or position holds a node
     // (the layer-l nodes are a prefix of the input nodes)
     for (int l = 0; l < o_.num_layers; ++l)

@@ -105,6 +105,7 @@ public:
   }
 
   /// \brief Accumulates dW_self, dW_neigh, db; gx = A^T gy W_neigh^T + [gy W_self^T; 0].
+  /// gx may be the forward's x: x is read before gx is written (GnnModel relies on it).
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
     const std::int64_t m = a_.num_rows;
     detail::require_extents(grad_y, m, out_, "ttgnn::SAGEConv::backward: grad_y");

@@ -70,6 +70,9 @@ template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t> stru
   std::vector<ids_type> dropout_keys; ///< row keys per layer (empty: unkeyed dropout)
   std::int64_t seeds = 0;             ///< loss rows here (0: this rank sits the batch out)
   std::int64_t batch_seeds = 0;       ///< loss rows of the batch over all ranks
+  /// x is this step's own copy (recomputed every step, not read after the step): the model
+  /// drops it out in place and dL/dx is written over it, so neither needs a buffer of x's size.
+  bool x_scratch = false;
 };
 
 /// How the TrainingLoop compares evaluations.
@@ -246,6 +249,7 @@ public:
     matrix_type logits;
     if (b.seeds > 0) {
       model_.set_dropout_row_keys(b.dropout_keys);
+      model_.set_overwrite_input(b.x_scratch);
       logits = model_.forward(space_, b.ops, b.x);
       loss = loss_.forward(space_, logits, b.targets, b.loss_rows);
     }
@@ -262,7 +266,9 @@ public:
       if (b.seeds != b.batch_seeds) // d(batch mean)/d(slice mean) = slice rows / batch rows
         detail::scale_rows(space_, grad_logits_, Scalar(double(b.seeds) / double(b.batch_seeds)));
       matrix_type gx;
-      if (input_.trainable()) {
+      if (input_.trainable() && b.x_scratch) {
+        gx = b.x; // GnnModel::backward reads x before it writes dL/dx
+      } else if (input_.trainable()) {
         detail::ensure_extents(grad_x_, "ttgnn::train::grad_x", b.x.extent(0), b.x.extent(1));
         gx = grad_x_;
       }

@@ -46,6 +46,7 @@ public:
     batch_type b;
     b.ops = {a_};
     b.x = input_.forward_all(space);
+    b.x_scratch = input_.has_embedding(); // its rows are looked up again every step
     b.targets = targets_;
     b.loss_rows = train_;
     b.seeds = b.batch_seeds = static_cast<std::int64_t>(train_.extent(0));

@@ -352,6 +352,70 @@ template <class Space> void check_structure() {
   CHECK_THROWS_AS(Bad{c}, ttgnn::ConfigError);
 }
 
+/// set_overwrite_input + grad_x = x (what the training loop does for embedding rows) against
+/// the default path: bitwise the same logits, parameter gradients and dL/dx, with x's buffer
+/// reused for the input dropout (the workspace is one x smaller) and for dL/dx. GCN and SAGE,
+/// both GEMM orders of layer 0 (in < hidden and in > hidden), and a residual on layer 0 (which
+/// keeps the dropout buffer, since the residual adds the undropped x).
+template <class Space> void check_overwrite_input(ttgnn::GnnKind kind, int in, bool residual) {
+  CAPTURE(int(kind));
+  CAPTURE(in);
+  CAPTURE(residual);
+  Space space;
+  const std::int64_t n = 12;
+  const auto g = tiny_graph();
+  const auto a = kind == ttgnn::GnnKind::gcn ? ttgnn::gcn_norm<double>(space, g)
+                                             : ttgnn::mean_aggregation<double>(space, g);
+  ttgnn::GnnConfig c;
+  c.kind = kind;
+  c.in_features = in;
+  c.hidden = 4;
+  c.out_features = 3;
+  c.num_layers = 3;
+  c.dropout = 0.3;
+  c.input_dropout = 0.4;
+  c.residual = residual;
+  c.seed = 5;
+  ttgnn::GnnModel<double, Space> plain(c), reuse(c);
+  reuse.set_overwrite_input(true);
+  REQUIRE(reuse.residual_at(0) == (residual && in == 4));
+  const auto x = random_matrix<Space>(n, in, 21);
+  const auto gl = random_matrix<Space>(n, 3, 22);
+  ttgnn::Matrix<double, Space> xr("ttgnn::test::x_reused", n, in), gx("ttgnn::test::gx", n, in);
+  Kokkos::deep_copy(xr, x);
+  for (int step = 0; step < 2; ++step) { // two masks of the stream
+    const auto lp = to_host(plain.forward(space, a, x));
+    const auto lr = to_host(reuse.forward(space, a, xr));
+    CHECK(lp == lr);
+    if (!reuse.residual_at(0)) { // dropped in place: x itself now has the zeros
+      CHECK(to_host(xr) != to_host(x));
+      CHECK(plain.workspace_bytes() - reuse.workspace_bytes() ==
+            n * in * std::int64_t(sizeof(double)));
+    }
+    plain.zero_grad(space);
+    reuse.zero_grad(space);
+    plain.backward(space, gl, gx);
+    reuse.backward(space, gl, xr); // dL/dx over x
+    const auto gp = plain.gradients(), gr = reuse.gradients();
+    for (std::size_t i = 0; i < gp.size(); ++i)
+      CHECK(to_host(gp[i]) == to_host(gr[i]));
+    CHECK(to_host(gx) == to_host(xr));
+    double norm = 0;
+    for (double v : to_host(gx))
+      norm += v * v;
+    CHECK(norm > 1e-6);       // not vacuous
+    Kokkos::deep_copy(xr, x); // the next step's rows
+  }
+}
+
+template <class Space> void check_overwrite_inputs() {
+  for (auto kind : {ttgnn::GnnKind::gcn, ttgnn::GnnKind::sage}) {
+    check_overwrite_input<Space>(kind, 3, false);
+    check_overwrite_input<Space>(kind, 6, false);
+    check_overwrite_input<Space>(kind, 4, true);
+  }
+}
+
 } // namespace
 
 TTGNN_TEST_ALL_SPACES("model stack gradients match finite differences (all inputs)") {
@@ -362,6 +426,9 @@ TTGNN_TEST_ALL_SPACES("model input gradient matches finite differences") {
 }
 TTGNN_TEST_ALL_SPACES("model forward leaves its input unchanged") {
   check_input_untouched<ExecutionSpace>();
+}
+TTGNN_TEST_ALL_SPACES("model overwriting its input rows equals the default path") {
+  check_overwrite_inputs<ExecutionSpace>();
 }
 TTGNN_TEST_ALL_SPACES("model forward on block operators") {
   check_block_operators<ExecutionSpace>();
