@@ -64,6 +64,7 @@
 #include "models/block_operator.hpp"
 #include "models/checkpoint.hpp"
 #include "models/dropout.hpp"
+#include "models/dataset_memory.hpp"
 #include "models/embedding_export.hpp"
 #include "models/embedding_init.hpp"
 #include "models/full_batch_trainer.hpp"

@@ -9,6 +9,7 @@
 #include "core/atomic_file.hpp"
 #include "models/block_operator.hpp"
 #include "models/checkpoint.hpp"
+#include "models/dataset_memory.hpp"
 #include "models/embedding_export.hpp"
 #include "models/gnn_model.hpp"
 #include "models/gradient_allreduce.hpp"
@@ -448,24 +449,14 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     result.comm_bytes_per_step = double(comm.bytes() - comm_bytes_before) / double(steps);
     result.comm_seconds_per_step = (comm.seconds() - comm_seconds_before) / double(steps);
   }
-  ByteLedger graph, features, table, opt, params, work;
+  // the dataset (labels and splits: host arrays, and device copies when distinct)
+  ByteLedger graph, features, nodes, table, opt, params, work;
+  add_dataset_memory(data, graph, features, nodes);
   source.add_graph_memory(graph);
-  features.add(data.features)
-      .add(data.sparse_features.row_map)
-      .add(data.sparse_features.cols)
-      .add(data.sparse_features.values);
   input.add_memory(features, table, opt, work);
   loop.add_memory(opt, work);
   params.add_all(model.parameters()).add_all(model.gradients()).add_all(model.buffers());
-  ByteLedger nodes; // labels and splits: host arrays, and device copies when distinct
-  nodes.add(data.labels)
-      .add(data.multilabels)
-      .add(data.node_year)
-      .add(data.train)
-      .add(data.valid)
-      .add(data.test)
-      .add(targets.labels)
-      .add(targets.multilabels);
+  nodes.add(targets.labels).add(targets.multilabels);
   source.add_node_memory(nodes);
   MemoryBreakdown &m = result.memory;
   m.peak_rss_mb = result.peak_rss_mb;

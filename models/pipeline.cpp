@@ -8,6 +8,7 @@
 #include "graph/hierarchical_partition.hpp"
 #include "graph/permutation.hpp"
 #include "models/checkpoint.hpp"
+#include "models/dataset_memory.hpp"
 #include "models/embedding_export.hpp"
 #include "models/full_batch_trainer.hpp"
 #include "models/gcn_norm.hpp"
@@ -78,11 +79,6 @@ Ordered order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, RunLo
     out.table_rows = out.shape.padded_rows();
   }
   return out;
-}
-
-/// The node arrays of a dataset (labels, years, split ids) into \p nodes.
-void add_node_arrays(ByteLedger &nodes, Dataset<std::int32_t> const &d) {
-  nodes.add(d.labels).add(d.multilabels).add(d.node_year).add(d.train).add(d.valid).add(d.test);
 }
 
 /// The node order's maps the pipeline keeps beside the trainer (none for the original order):
@@ -299,14 +295,8 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   }
   take_training(out, r, metric);
   ByteLedger graph, features, nodes; // the host dataset, in both orders when they differ
-  for (Dataset<std::int32_t> const *d : {&data, &pdata}) { // (aliases count once)
-    graph.add(d->graph.row_map).add(d->graph.entries);
-    features.add(d->features)
-        .add(d->sparse_features.row_map)
-        .add(d->sparse_features.cols)
-        .add(d->sparse_features.values);
-    add_node_arrays(nodes, *d);
-  }
+  for (Dataset<std::int32_t> const *d : {&data, &pdata}) // (aliases count once)
+    add_dataset_memory(*d, graph, features, nodes);
   nodes.add(targets.labels).add(targets.multilabels).add(train).add(valid).add(test);
   out.memory = trainer.memory(graph, features);
   out.memory.nodes_mb = to_mb(nodes.bytes() + order_map_bytes(o));
@@ -389,12 +379,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   if (pdata.graph.entries.data() != data.graph.entries.data()) {
     // a permuted copy: the dataset as loaded is held too (the caller's)
     ByteLedger graph, features, nodes;
-    graph.add(data.graph.row_map).add(data.graph.entries);
-    features.add(data.features)
-        .add(data.sparse_features.row_map)
-        .add(data.sparse_features.cols)
-        .add(data.sparse_features.values);
-    add_node_arrays(nodes, data);
+    add_dataset_memory(data, graph, features, nodes);
     out.memory.graph_mb += to_mb(graph.bytes());
     out.memory.features_mb += to_mb(features.bytes());
     out.memory.nodes_mb += to_mb(nodes.bytes());
