@@ -1,10 +1,11 @@
 #ifndef TTGNN_TESTS_GRAPH_GRAPH_TEST_FILES_HPP
 #define TTGNN_TESTS_GRAPH_GRAPH_TEST_FILES_HPP
 /// \file graph_test_files.hpp
-/// \brief Helpers for the graph tests: scratch folders, text/gzip/.npy files written by the
-/// test itself, and capturing an InputError message.
+/// \brief Helpers for the graph tests: text/gzip/.npy files written by the test itself (in a
+/// scratch_dir), and capturing an InputError message.
 
 #include "core/error.hpp"
+#include "scratch_dir.hpp"
 
 #include <zlib.h>
 
@@ -22,30 +23,6 @@
 namespace ttgnn::test {
 
 namespace fs = std::filesystem;
-
-/// Removes the scratch folders of this process at exit (unless TTGNN_KEEP_SCRATCH is set).
-struct ScratchRegistry {
-  std::vector<fs::path> dirs;
-  ~ScratchRegistry() {
-    if (std::getenv("TTGNN_KEEP_SCRATCH"))
-      return;
-    std::error_code ec;
-    for (auto const &d : dirs)
-      fs::remove_all(d, ec);
-  }
-};
-
-/// A fresh empty folder under the system temp folder, unique to this process and \p name;
-/// removed when the test program exits.
-inline fs::path scratch_dir(std::string const &name) {
-  static ScratchRegistry registry;
-  fs::path dir =
-      fs::temp_directory_path() / ("ttgnn_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  registry.dirs.push_back(dir);
-  return dir;
-}
 
 inline void write_text(fs::path const &path, std::string const &text) {
   fs::create_directories(path.parent_path());

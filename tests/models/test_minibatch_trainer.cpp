@@ -13,6 +13,7 @@
 #include "models/minibatch_input.hpp"
 #include "models/minibatch_trainer.hpp"
 #include "models/subset_inference.hpp"
+#include "scratch_dir.hpp"
 #include "test_harness.hpp"
 
 #include <cmath>
@@ -662,8 +663,7 @@ template <class ExecutionSpace> void check_identity_rows() {
   ExecutionSpace space;
   const auto data = small_sbm(400, 0.85, 0, 9);
   const std::int64_t n = data.num_nodes();
-  const auto dir = std::filesystem::temp_directory_path() / "ttgnn_test_identity_rows";
-  std::filesystem::create_directories(dir);
+  const auto dir = ttgnn::test::scratch_dir("identity_rows");
   ttgnn::MinibatchTrainOptions o;
   o.num_layers = 2;
   o.hidden = 16;

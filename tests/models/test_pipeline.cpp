@@ -6,6 +6,7 @@
 #include "graph/sbm_dataset.hpp"
 #include "models/checkpoint.hpp"
 #include "models/pipeline.hpp"
+#include "scratch_dir.hpp"
 #include "test_harness.hpp"
 
 #include <cmath>
@@ -30,8 +31,7 @@ ttgnn::Dataset<std::int32_t> sbm(std::int64_t n, int features) {
 }
 
 std::string scratch(std::string const &name) {
-  const auto dir = std::filesystem::temp_directory_path() / "ttgnn_test_pipeline";
-  std::filesystem::create_directories(dir);
+  static const auto dir = ttgnn::test::scratch_dir("pipeline");
   return (dir / name).string();
 }
 
