@@ -31,7 +31,7 @@
 # generator's ids are a random layout; lp-hier recomputes the order inside train and holds the
 # dataset in both orders), METIS (0), METIS_MAX_DEGREE (16). The raw JSON of every stage is kept
 # in WORK_DIR/*.json, GNU time's output in WORK_DIR/*.time; a stage whose .time exists is not
-# run again (delete it to rerun).
+# run again (delete it to rerun). ORDERS=0 skips the order stages.
 #
 # Dry runs: NODES=2000000 gives the same stages at 1/55 of the size; every stage's memory is
 # linear in N and in the arcs (the TT cores and the mini-batch buffers are fixed), so two dry
@@ -75,8 +75,10 @@ stage train "$ttgnn" train --dataset "$data" --cache "$cache" --model sage --lay
   --eval-batch-size 4096 --json --quiet
 # the orders after train: at the full size on a loaded machine the label propagation is the
 # longest stage, and the run's main numbers (batch time, test metric, peak) come from train
-stage order_random "${part[@]}" --order random
-stage order_lp "${part[@]}" --order lp-hier --lp-sweeps "$lp_sweeps"
+if [ "${ORDERS:-1}" = 1 ]; then
+  stage order_random "${part[@]}" --order random
+  stage order_lp "${part[@]}" --order lp-hier --lp-sweeps "$lp_sweeps"
+fi
 if [ "${METIS:-0}" = 1 ]; then
   stage order_metis "${part[@]}" --order metis-hier --metis-max-degree "$max_degree"
 fi

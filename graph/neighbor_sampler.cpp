@@ -107,6 +107,17 @@ NeighborSampler<Ordinal>::NeighborSampler(CsrGraph<Ordinal, Kokkos::HostSpace> g
 }
 
 template <class Ordinal>
+NeighborSampler<Ordinal>
+NeighborSampler<Ordinal>::with_fanouts(std::vector<std::int64_t> fanouts) const {
+  if (fanouts.empty())
+    throw ConfigError("ttgnn::NeighborSampler: at least one fan-out is needed");
+  NeighborSampler out(*this); // the scratch is unmarked between sample() calls
+  out.fanouts_ = std::move(fanouts);
+  out.peak_batch_bytes_ = 0;
+  return out;
+}
+
+template <class Ordinal>
 template <class ExecutionSpace>
 SampledBatch
 NeighborSampler<Ordinal>::sample(ExecutionSpace const &space,

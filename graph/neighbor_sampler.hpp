@@ -93,6 +93,12 @@ public:
   int num_layers() const { return static_cast<int>(fanouts_.size()); }
   std::uint64_t seed() const { return seed_; }
   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph() const { return graph_; }
+  /// \brief A sampler over the same graph and the same per-node scratch, with other fan-outs:
+  /// an evaluation sampler next to the training one holds the 4 x N bytes once. The two must
+  /// not sample at the same time. Throws ConfigError for an empty fan-out list.
+  NeighborSampler with_fanouts(std::vector<std::int64_t> fanouts) const;
+  /// Whether \p other uses this sampler's per-node scratch (made by with_fanouts).
+  bool shares_scratch(NeighborSampler const &other) const { return other.mark_ == mark_; }
   /// Bytes of the per-node scratch (4 x N).
   std::int64_t scratch_bytes() const { return view_bytes(mark_); }
   /// Largest SampledBatch::bytes() of the batches sampled so far.

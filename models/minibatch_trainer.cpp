@@ -247,10 +247,11 @@ public:
   std::int64_t sampler_bytes() const {
     return sampler_.scratch_bytes() + sampler_.peak_batch_bytes();
   }
-  /// Largest evaluation buffers and the evaluation sampler.
+  /// Largest evaluation buffers and the evaluation sampler's batches (its per-node scratch is
+  /// the training sampler's, counted in sampler_bytes()).
   std::int64_t eval_bytes() const {
     return eval_memory_.node_matrix_bytes + eval_memory_.chunk_buffer_bytes +
-           (eval_sampler_ ? eval_sampler_->scratch_bytes() + eval_sampler_->peak_batch_bytes() : 0);
+           (eval_sampler_ ? eval_sampler_->peak_batch_bytes() : 0);
   }
 
 private:
@@ -277,10 +278,9 @@ private:
   /// The valid nodes (unless test only), then the test nodes, from their L-hop neighbourhoods.
   EvalResult evaluate_subset(ExecutionSpace const &space) {
     if (!eval_sampler_)
-      eval_sampler_ = std::make_unique<NeighborSampler<std::int32_t>>(
-          data_.graph,
-          o_.eval_fanouts.empty() ? std::vector<std::int64_t>(o_.num_layers, -1) : o_.eval_fanouts,
-          o_.seed);
+      eval_sampler_ = std::make_unique<NeighborSampler<std::int32_t>>(sampler_.with_fanouts(
+          o_.eval_fanouts.empty() ? std::vector<std::int64_t>(o_.num_layers, -1)
+                                  : o_.eval_fanouts));
     const bool with_valid = o_.eval_nodes == EvalNodes::valid_test;
     const std::int64_t nv = with_valid ? static_cast<std::int64_t>(data_.valid.extent(0)) : 0;
     const std::int64_t nt = static_cast<std::int64_t>(data_.test.extent(0));

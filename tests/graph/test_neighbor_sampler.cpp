@@ -272,6 +272,33 @@ template <class ExecutionSpace> void check_errors() {
   CHECK_THROWS_AS(ttgnn::NeighborSampler<std::int32_t>(g, {}, 0), ttgnn::ConfigError);
 }
 
+template <class ExecutionSpace> void check_with_fanouts() {
+  const HostGraph g = random_graph(300, 16, 4);
+  ttgnn::NeighborSampler<std::int32_t> train(g, {4, 3}, 9);
+  auto eval = train.with_fanouts({-1, 2, 5});
+  ttgnn::NeighborSampler<std::int32_t> fresh_train(g, {4, 3}, 9), fresh_eval(g, {-1, 2, 5}, 9);
+  CHECK(train.shares_scratch(eval));
+  CHECK(!train.shares_scratch(fresh_train));
+  CHECK(eval.fanouts() == std::vector<std::int64_t>{-1, 2, 5});
+  CHECK(eval.seed() == 9);
+  // Alternating on the shared scratch gives what two samplers of their own give, also after a
+  // rejected batch of the other one.
+  const auto seeds = ids({1, 2, 3, 50, 60, 0, 299, 123}), more = ids({7, 8, 0, 250});
+  for (std::uint64_t b = 0; b < 3; ++b) {
+    CHECK(same_batch(train.sample(ExecutionSpace(), seeds, 1, b),
+                     fresh_train.sample(ExecutionSpace(), seeds, 1, b)));
+    CHECK(same_batch(eval.sample(ExecutionSpace(), more, 0, b),
+                     fresh_eval.sample(ExecutionSpace(), more, 0, b)));
+    CHECK_THROWS_AS(train.sample(ExecutionSpace(), ids({5, 300}), 1, b), ttgnn::InputError);
+  }
+  CHECK(eval.peak_batch_bytes() == fresh_eval.peak_batch_bytes());
+  CHECK_THROWS_AS(train.with_fanouts({}), ttgnn::ConfigError);
+}
+
+TTGNN_TEST_HOST_SPACES("with_fanouts shares the scratch and samples as a sampler of its own") {
+  check_with_fanouts<ExecutionSpace>();
+}
+
 TTGNN_TEST_HOST_SPACES("bad seeds are rejected and leave the sampler usable") {
   check_errors<ExecutionSpace>();
 }
