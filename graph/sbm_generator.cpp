@@ -21,7 +21,7 @@ SbmGenerator::SbmGenerator(SbmConfig const &config) : config_(config) {
   big_groups_ = config_.num_nodes % groups;
   set_targets();
   assign_groups();
-  draw_weights();
+  set_weight_scales();
   build_alias_tables();
   const int c = config_.num_classes, f = config_.num_features;
   means_ = decltype(means_)("ttgnn::sbm::class_means", c, f);
@@ -79,36 +79,63 @@ void SbmGenerator::set_targets() {
 }
 
 void SbmGenerator::assign_groups() {
-  const std::int64_t n = config_.num_nodes, m = config_.communities;
+  const std::int64_t n = config_.num_nodes;
   table_ =
       decltype(table_)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::sbm::alias"), n);
-  labels_ =
-      decltype(labels_)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::sbm::labels"), n);
-  communities_ = decltype(communities_)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::sbm::communities"), n);
   // A random permutation position -> node (Fisher-Yates on one stream: O(N), sequential).
   for (std::int64_t p = 0; p < n; ++p)
     table_(p).node = static_cast<std::int32_t>(p);
   CounterRng rng(config_.seed, sbm_detail::stream::permutation, 0);
   for (std::int64_t p = n - 1; p > 0; --p)
     std::swap(table_(p).node, table_(static_cast<std::int64_t>(rng.below(p + 1))).node);
-  const std::int64_t groups = std::int64_t{config_.num_classes} * m;
-  for (std::int64_t g = 0; g < groups; ++g)
-    for (std::int64_t p = group_start(g); p < group_start(g + 1); ++p) {
-      communities_(table_(p).node) = static_cast<std::int32_t>(g);
-      labels_(table_(p).node) = static_cast<std::int32_t>(g / m);
-    }
 }
 
-void SbmGenerator::draw_weights() {
+template <class T, class F>
+void SbmGenerator::per_node(Kokkos::View<T *, Kokkos::HostSpace> out, F value) const {
+  const std::int64_t groups = std::int64_t{config_.num_classes} * config_.communities;
+  for (std::int64_t g = 0; g < groups; ++g)
+    for (std::int64_t p = group_start(g); p < group_start(g + 1); ++p)
+      out(table_(p).node) = value(table_(p).node, g);
+}
+
+Kokkos::View<const std::int32_t *, Kokkos::HostSpace> SbmGenerator::labels() const {
+  Kokkos::View<std::int32_t *, Kokkos::HostSpace> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::sbm::labels"), config_.num_nodes);
+  const std::int64_t m = config_.communities;
+  per_node(out, [m](std::int64_t, std::int64_t g) { return static_cast<std::int32_t>(g / m); });
+  return out;
+}
+
+Kokkos::View<const std::int32_t *, Kokkos::HostSpace> SbmGenerator::communities() const {
+  Kokkos::View<std::int32_t *, Kokkos::HostSpace> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::sbm::communities"),
+      config_.num_nodes);
+  per_node(out, [](std::int64_t, std::int64_t g) { return static_cast<std::int32_t>(g); });
+  return out;
+}
+
+Kokkos::View<const float *, Kokkos::HostSpace> SbmGenerator::weights() const {
+  Kokkos::View<float *, Kokkos::HostSpace> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::sbm::weights"), config_.num_nodes);
+  per_node(out, [this](std::int64_t v, std::int64_t g) { return weight(v, g); });
+  return out;
+}
+
+float SbmGenerator::weight(std::int64_t node, std::int64_t group) const {
+  if (weight_scale_.empty())
+    return 1.0f;
+  CounterRng rng(config_.seed, sbm_detail::stream::weights, static_cast<std::uint64_t>(node));
+  const double alpha = config_.power_law - 1;
+  const auto raw =
+      static_cast<float>(std::min(weight_cap_, std::pow(rng.uniform_positive(), -1 / alpha)));
+  return static_cast<float>(raw * weight_scale_[group]);
+}
+
+void SbmGenerator::set_weight_scales() {
   const SbmConfig &c = config_;
   const std::int64_t n = c.num_nodes;
-  weights_ =
-      decltype(weights_)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::sbm::weights"), n);
-  if (c.power_law == 0) {
-    Kokkos::deep_copy(weights_, 1.0f);
+  if (c.power_law == 0)
     return;
-  }
   // Pareto(alpha = gamma - 1, x_min = 1) has mean alpha / (alpha - 1); cap the expected degree
   // theta * d at k_max (structural cutoff, and half the smallest range a kind of edge can reach
   // divided by that kind's share of the edges).
@@ -123,21 +150,17 @@ void SbmGenerator::draw_weights() {
   for (int k = 0; k < 3; ++k)
     if (targets_[k] > 0)
       k_max = std::min(k_max, ranges[k] / (2 * static_cast<double>(targets_[k]) / e));
-  const double cap = std::max(1.0, k_max / d) * alpha / (alpha - 1);
-  for (std::int64_t i = 0; i < n; ++i) {
-    CounterRng rng(c.seed, sbm_detail::stream::weights, static_cast<std::uint64_t>(i));
-    weights_(i) = static_cast<float>(std::min(cap, std::pow(rng.uniform_positive(), -1 / alpha)));
-  }
-  // Normalise to mean 1 per community (sums in a fixed order: deterministic).
+  weight_cap_ = std::max(1.0, k_max / d) * alpha / (alpha - 1);
+  // Normalise to mean 1 per community (sums in a fixed order: deterministic); the scale of
+  // group g is found with scale 1 in place.
   const std::int64_t groups = std::int64_t{c.num_classes} * m;
+  weight_scale_.assign(groups, 1.0);
   for (std::int64_t g = 0; g < groups; ++g) {
     double sum = 0;
     const std::int64_t b = group_start(g), end = group_start(g + 1);
     for (std::int64_t p = b; p < end; ++p)
-      sum += weights_(table_(p).node);
-    const double scale = static_cast<double>(end - b) / sum;
-    for (std::int64_t p = b; p < end; ++p)
-      weights_(table_(p).node) = static_cast<float>(weights_(table_(p).node) * scale);
+      sum += weight(table_(p).node, g);
+    weight_scale_[g] = static_cast<double>(end - b) / sum;
   }
 }
 
@@ -151,13 +174,15 @@ void SbmGenerator::build_alias_tables() {
   for (std::int64_t g = 0; g < groups; ++g) {
     const std::int64_t b = group_start(g), end = group_start(g + 1), size = end - b;
     double sum = 0;
-    for (std::int64_t p = b; p < end; ++p)
-      sum += weights_(table_(p).node);
     scaled.assign(size, 0);
+    for (std::int64_t j = 0; j < size; ++j) {
+      scaled[j] = weight(table_(b + j).node, g);
+      sum += scaled[j];
+    }
     small.clear();
     large.clear();
     for (std::int64_t j = 0; j < size; ++j) {
-      scaled[j] = weights_(table_(b + j).node) * static_cast<double>(size) / sum;
+      scaled[j] = scaled[j] * static_cast<double>(size) / sum;
       (scaled[j] < 1 ? small : large).push_back(j);
       table_(b + j).alias_node = table_(b + j).node;
     }
@@ -179,11 +204,12 @@ void SbmGenerator::build_alias_tables() {
   }
 }
 
-void SbmGenerator::node_features(std::int64_t first, std::int64_t count, float *out) const {
+void SbmGenerator::node_features(Kokkos::View<const std::int32_t *, Kokkos::HostSpace> labels,
+                                 std::int64_t first, std::int64_t count, float *out) const {
   const int f = config_.num_features;
   for (std::int64_t i = 0; i < count; ++i) {
     const std::int64_t node = first + i;
-    const std::int32_t label = labels_(node);
+    const std::int32_t label = labels(node);
     CounterRng rng(config_.seed, sbm_detail::stream::features, static_cast<std::uint64_t>(node));
     float *row = out + i * f;
     auto grid = [&](int j, double z) {
@@ -211,12 +237,14 @@ SbmGenerator::features(ExecutionSpace const &space) const {
   float *data = x.data();
   const std::int64_t f = config_.num_features;
   const SbmGenerator gen = *this; // shares the Views; no `this` in the kernel
+  const auto labels = this->labels();
   Kokkos::parallel_for("ttgnn::sbm::features",
                        Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>>(
                            space, 0, (n + chunk - 1) / chunk),
                        [=](std::int64_t c) {
                          const std::int64_t first = c * chunk;
-                         gen.node_features(first, std::min(chunk, n - first), data + first * f);
+                         gen.node_features(labels, first, std::min(chunk, n - first),
+                                           data + first * f);
                        });
   space.fence();
   return x;

@@ -96,12 +96,15 @@ public:
 
   SbmConfig const &config() const { return config_; }
   std::int64_t num_nodes() const { return config_.num_nodes; }
+  // The generator keeps only its alias table (12 bytes per node) and per-community constants,
+  // so that generating the edges holds the edge keys and little more; the three per-node
+  // arrays below are computed on each call, in O(N): call them once, not per node.
   /// Class of each node.
-  Kokkos::View<const std::int32_t *, Kokkos::HostSpace> labels() const { return labels_; }
+  Kokkos::View<const std::int32_t *, Kokkos::HostSpace> labels() const;
   /// Community of each node, a global id in [0, C*M): class c owns c*M .. c*M+M-1.
-  Kokkos::View<const std::int32_t *, Kokkos::HostSpace> communities() const { return communities_; }
+  Kokkos::View<const std::int32_t *, Kokkos::HostSpace> communities() const;
   /// Degree weight theta of each node (mean 1 in each community); expected degree theta * d.
-  Kokkos::View<const float *, Kokkos::HostSpace> weights() const { return weights_; }
+  Kokkos::View<const float *, Kokkos::HostSpace> weights() const;
   /// Exact edge counts per kind: {same community, same class other community, cross class}.
   std::vector<std::int64_t> edge_targets() const { return {targets_[0], targets_[1], targets_[2]}; }
 
@@ -115,9 +118,10 @@ public:
 
   /// Class means, C x F (each row has norm feature_separation).
   Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> class_means() const;
-  /// \brief Features of nodes first .. first+count-1 into \p out (count x F, row-major).
-  /// Thread-safe; the values do not depend on how the rows are chunked.
-  void node_features(std::int64_t first, std::int64_t count, float *out) const;
+  /// \brief Features of nodes first .. first+count-1 into \p out (count x F, row-major), given
+  /// \p labels = labels(). Thread-safe; the values do not depend on how the rows are chunked.
+  void node_features(Kokkos::View<const std::int32_t *, Kokkos::HostSpace> labels,
+                     std::int64_t first, std::int64_t count, float *out) const;
   /// All features, N x F (for small graphs; the writer streams node_features instead).
   template <class ExecutionSpace>
   Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace>
@@ -141,13 +145,18 @@ private:
   std::int64_t group_size_ = 0, big_groups_ = 0; // the first big_groups_ have group_size_+1 nodes
   std::int64_t targets_[3] = {0, 0, 0};
   Kokkos::View<AliasEntry *, Kokkos::HostSpace> table_; // by position (nodes grouped)
-  Kokkos::View<std::int32_t *, Kokkos::HostSpace> labels_, communities_;
-  Kokkos::View<float *, Kokkos::HostSpace> weights_;
+  double weight_cap_ = 0;                               // cap of the Pareto draws
+  std::vector<double> weight_scale_; // per community: to mean 1 (empty without power law)
   Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace> means_;
 
   std::int64_t group_start(std::int64_t g) const;
+  /// Node \p node's weight, \p group its community.
+  float weight(std::int64_t node, std::int64_t group) const;
+  /// Fills out(node) = value(group) over every position.
+  template <class T, class F>
+  void per_node(Kokkos::View<T *, Kokkos::HostSpace> out, F value) const;
   void assign_groups();
-  void draw_weights();
+  void set_weight_scales();
   void build_alias_tables();
   void set_targets();
 

@@ -129,13 +129,14 @@ write_sbm_dataset(ExecutionSpace const &space, SbmGenerator const &generator,
   }
   if (const int f = c.num_features; f > 0) {
     const std::int64_t rows_per_block = std::max<std::int64_t>(1, 2 * lines_per_block / f);
+    const auto labels = generator.labels();
     writer.write_blocks(
         space, "raw/node-feat.csv", blocks(n, rows_per_block),
         [=](std::int64_t block, std::string &out) {
           const std::int64_t first = block * rows_per_block;
           const std::int64_t rows = std::min(rows_per_block, n - first);
           std::vector<float> x(static_cast<std::size_t>(rows) * f);
-          generator.node_features(first, rows, x.data());
+          generator.node_features(labels, first, rows, x.data());
           out.resize(x.size() * 27 + 32);
           char *p = out.data();
           for (std::int64_t i = 0; i < rows; ++i)

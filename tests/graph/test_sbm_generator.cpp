@@ -94,8 +94,9 @@ template <class ExecutionSpace> void check_determinism() {
   const SbmGenerator a(c), b(c);
   const auto ea = a.generate_edges(space), eb = b.generate_edges(space);
   CHECK(to_vector(ea) == to_vector(eb));
+  const auto la = a.labels(), lb = b.labels();
   for (std::int64_t i = 0; i < c.num_nodes; ++i)
-    REQUIRE(a.labels()(i) == b.labels()(i));
+    REQUIRE(la(i) == lb(i));
   auto fa = a.features(space), fb = b.features(space);
   CHECK(std::equal(fa.data(), fa.data() + fa.size(), fb.data()));
   check_simple_graph(a, ea);
@@ -105,8 +106,9 @@ template <class ExecutionSpace> void check_determinism() {
   const auto eo = other.generate_edges(space);
   CHECK(to_vector(eo) != to_vector(ea));
   std::int64_t same_label = 0;
+  const auto lo = other.labels();
   for (std::int64_t i = 0; i < c.num_nodes; ++i)
-    same_label += a.labels()(i) == other.labels()(i);
+    same_label += la(i) == lo(i);
   // Independent balanced labels over 4 classes agree on ~1/4 of the nodes.
   CHECK(same_label < c.num_nodes / 2);
 }
@@ -141,9 +143,10 @@ template <class ExecutionSpace> void check_homophily(double h) {
   const auto e = gen.generate_edges(ExecutionSpace());
   check_simple_graph(gen, e);
   std::int64_t same = 0;
+  const auto labels = gen.labels();
   for (std::int64_t i = 0; i < e.size(); ++i)
-    same += gen.labels()(SbmGenerator::Edges::source(e.keys(i))) ==
-            gen.labels()(SbmGenerator::Edges::target(e.keys(i)));
+    same += labels(SbmGenerator::Edges::source(e.keys(i))) ==
+            labels(SbmGenerator::Edges::target(e.keys(i)));
   const double e_count = static_cast<double>(e.size());
   const double h_hat = static_cast<double>(same) / e_count;
   CHECK(std::fabs(h_hat - h) <= 0.5 / e_count + 1e-12);
@@ -153,7 +156,7 @@ template <class ExecutionSpace> void check_homophily(double h) {
   // Every class has N/C nodes (here exactly).
   std::vector<std::int64_t> sizes(c.num_classes, 0);
   for (std::int64_t i = 0; i < c.num_nodes; ++i)
-    ++sizes[gen.labels()(i)];
+    ++sizes[labels(i)];
   for (auto s : sizes)
     CHECK(s == c.num_nodes / c.num_classes);
 }
@@ -175,9 +178,11 @@ template <class ExecutionSpace> void check_communities() {
   check_simple_graph(gen, e);
   // Communities nest in classes: community k belongs to class k / M; sizes N / (C M).
   std::vector<std::int64_t> sizes(c.num_classes * c.communities, 0);
+  const auto labels = gen.labels();
+  const auto comm = gen.communities();
   for (std::int64_t i = 0; i < c.num_nodes; ++i) {
-    REQUIRE(gen.communities()(i) / c.communities == gen.labels()(i));
-    ++sizes[gen.communities()(i)];
+    REQUIRE(comm(i) / c.communities == labels(i));
+    ++sizes[comm(i)];
   }
   for (auto s : sizes)
     CHECK(s == c.num_nodes / (c.num_classes * c.communities));
@@ -205,8 +210,9 @@ template <class ExecutionSpace> void check_power_law() {
   }
   // Weights have mean 1 (normalised per community).
   double sum_w = 0;
+  const auto w = gen.weights();
   for (std::int64_t i = 0; i < c.num_nodes; ++i)
-    sum_w += gen.weights()(i);
+    sum_w += w(i);
   CHECK(sum_w / c.num_nodes == doctest::Approx(1.0).epsilon(1e-5));
   // Heavy tail: a Poisson(10) graph of 50k nodes has max degree ~30; the cutoff here is
   // sqrt(N d) ~ 707, and the top Pareto(1.5) weights reach it.
@@ -218,19 +224,18 @@ template <class ExecutionSpace> void check_power_law() {
   std::vector<std::int64_t> order(c.num_nodes);
   for (std::int64_t i = 0; i < c.num_nodes; ++i)
     order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](auto a, auto b) { return gen.weights()(a) > gen.weights()(b); });
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return w(a) > w(b); });
   double got = 0, want = 0;
   for (std::int64_t k = 0; k < c.num_nodes / 100; ++k) {
     got += degree[order[k]];
-    want += gen.weights()(order[k]) * c.avg_degree;
+    want += w(order[k]) * c.avg_degree;
   }
   CHECK(got == doctest::Approx(want).epsilon(0.08));
   // Light nodes (bottom half): same check, Poisson noise ~ 1/sqrt(125k).
   got = want = 0;
   for (std::int64_t k = c.num_nodes / 2; k < c.num_nodes; ++k) {
     got += degree[order[k]];
-    want += gen.weights()(order[k]) * c.avg_degree;
+    want += w(order[k]) * c.avg_degree;
   }
   CHECK(got == doctest::Approx(want).epsilon(0.03));
 }
@@ -310,16 +315,18 @@ TEST_CASE("sbm: split is stratified, disjoint, complete and sorted") {
   std::vector<int> seen(c.num_nodes, 0);
   std::vector<std::int64_t> count(3 * c.num_classes, 0), size(c.num_classes, 0);
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> parts[3] = {s.train, s.valid, s.test};
+  const auto labels = gen.labels();
+  const auto comm = gen.communities();
   for (int p = 0; p < 3; ++p)
     for (std::size_t i = 0; i < parts[p].extent(0); ++i) {
       if (i > 0)
         REQUIRE(parts[p](i - 1) < parts[p](i));
       ++seen[parts[p](i)];
-      ++count[3 * gen.labels()(parts[p](i)) + p];
+      ++count[3 * labels(parts[p](i)) + p];
     }
   for (std::int64_t i = 0; i < c.num_nodes; ++i) {
     REQUIRE(seen[i] == 1); // disjoint and complete
-    ++size[gen.labels()(i)];
+    ++size[labels(i)];
   }
   const double fraction[3] = {0.3, 0.25, 0.45};
   for (int k = 0; k < c.num_classes; ++k)
@@ -332,9 +339,9 @@ TEST_CASE("sbm: split is stratified, disjoint, complete and sorted") {
   std::vector<std::int64_t> train_in(c.num_classes * c.communities, 0),
       members(c.num_classes * c.communities, 0);
   for (std::int64_t i = 0; i < c.num_nodes; ++i)
-    ++members[gen.communities()(i)];
+    ++members[comm(i)];
   for (std::size_t i = 0; i < s.train.extent(0); ++i)
-    ++train_in[gen.communities()(s.train(i))];
+    ++train_in[comm(s.train(i))];
   for (std::size_t g = 0; g < members.size(); ++g) // ~476 nodes: binomial sd ~ 10
     CHECK(std::fabs(train_in[g] - 0.3 * members[g]) < 60);
   const auto again = gen.split();
@@ -359,8 +366,9 @@ template <class ExecutionSpace> void check_features() {
   // Class means of the samples: n_c = 5000, unit noise -> standard error 1/sqrt(5000) = 0.014
   // per coordinate; 5 sigma = 0.071 (+ 1e-4 rounding). Per-class variance 1 +- 5 sqrt(2/n).
   std::vector<double> sum(36, 0), sum2(36, 0), count(4, 0);
+  const auto labels = gen.labels();
   for (std::int64_t i = 0; i < 20000; ++i) {
-    const int k = gen.labels()(i);
+    const int k = labels(i);
     ++count[k];
     for (int j = 0; j < 9; ++j) {
       const double d = x(i, j) - mu(k, j);
@@ -445,8 +453,9 @@ TEST_CASE("sbm: OGB layout on disk (gzip and plain) matches the generator") {
           std::vector<std::string>{std::to_string(edges.size())});
     const auto label_lines = read_lines((dir / ("raw/node-label" + ext)).string());
     REQUIRE(label_lines.size() == 3000);
+    const auto labels = gen.labels();
     for (std::size_t i = 0; i < 3000; ++i)
-      REQUIRE(label_lines[i] == std::to_string(gen.labels()(i)));
+      REQUIRE(label_lines[i] == std::to_string(labels(i)));
     auto x = gen.features(Kokkos::DefaultHostExecutionSpace());
     const auto feat_lines = read_lines((dir / ("raw/node-feat" + ext)).string());
     REQUIRE(feat_lines.size() == 3000);
@@ -553,8 +562,9 @@ TEST_CASE("sbm: round trip generate -> OGB folder -> load_ogb gives the same dat
       for (auto k = b; k < e; ++k)
         REQUIRE(data.graph.entries(k) == adj[u][k - b]);
     }
+    const auto labels = gen.labels();
     for (std::int64_t i = 0; i < c.num_nodes; ++i)
-      REQUIRE(data.labels(i) == gen.labels()(i));
+      REQUIRE(data.labels(i) == labels(i));
     REQUIRE(data.features.extent(0) == x.extent(0));
     REQUIRE(data.features.extent(1) == x.extent(1));
     for (std::int64_t i = 0; i < c.num_nodes; ++i)
