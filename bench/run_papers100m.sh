@@ -10,7 +10,8 @@
 # classes, no features, papers100M's split shares (1.09% train, 0.11% valid, 0.19% test; the
 # other nodes are in no split). Stages:
 #   generate      ttgnn generate (edges, labels, split; streamed .csv.gz; holds the edge keys,
-#                 8 bytes per edge = the size of the CSR's neighbour array, plus O(N))
+#                 8 bytes per edge = the size of the CSR's neighbour array, the 12-byte alias
+#                 table per node and, while writing, a 4-byte array per node)
 #   load          ttgnn partition --order original --split random --cache: the text edge file
 #                 streamed twice straight into the CSR (count, then fill; rows sorted and
 #                 deduplicated in place), written to the binary cache that the later stages
