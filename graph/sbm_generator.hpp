@@ -152,7 +152,7 @@ private:
   std::int64_t group_start(std::int64_t g) const;
   /// Node \p node's weight, \p group its community.
   float weight(std::int64_t node, std::int64_t group) const;
-  /// Fills out(node) = value(group) over every position.
+  /// Sets out(v) = value(v, community of v) for every node v.
   template <class T, class F>
   void per_node(Kokkos::View<T *, Kokkos::HostSpace> out, F value) const;
   void assign_groups();
