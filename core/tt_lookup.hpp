@@ -73,6 +73,9 @@ public:
       g.add_workspace(ledger);
     ledger.add(keys).add(digit_keys).add(prefix).add(dprefix);
   }
+
+  /// Frees every buffer and forgets the plan: the next backward needs a forward first.
+  void release() { *this = TtLookupWorkspace(); }
 };
 
 namespace detail {

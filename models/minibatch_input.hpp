@@ -267,6 +267,20 @@ public:
     tt_->backward(space, row_ids_, emb_rows_);
   }
 
+  /// \brief Frees what the last forward kept for its backward (the TT plan and buffers, the
+  /// batch's row ids) until the next forward, e.g. before an evaluation; returns the bytes
+  /// the workspace held (as counted by add_memory).
+  std::int64_t release_workspace() {
+    ByteLedger held;
+    add_workspace(held);
+    if (tt_)
+      tt_->release_workspace();
+    emb_rows_ = matrix_type();
+    ids_ = ids_type();
+    row_ids_ = ids_type();
+    return held.bytes();
+  }
+
   /// The embedding's parameters as flat Views (empty for plain features), for snapshots.
   std::vector<Kokkos::View<Scalar *, memory_space>> parameters() const {
     if (full_)
@@ -357,18 +371,23 @@ public:
     table.add(rows_).add_all(parameters());
     if (full_)
       full_->add_gradients(table);
-    if (tt_) {
+    if (tt_)
       table.add_all(tt_->gradients());
-      tt_->add_workspace(workspace);
-    }
     if (adam_)
       optimizer.add_all(adam_->exp_avg()).add_all(adam_->exp_avg_sq());
     if (sparse_adam_)
       optimizer.add(sparse_adam_->exp_avg()).add(sparse_adam_->exp_avg_sq());
-    workspace.add(emb_rows_);
+    add_workspace(workspace);
   }
 
 private:
+  /// The buffers of the last lookup: the TT plan and buffers, the embedding rows.
+  void add_workspace(ByteLedger &workspace) const {
+    if (tt_)
+      tt_->add_workspace(workspace);
+    workspace.add(emb_rows_);
+  }
+
   /// A contiguous row-major table as one flat unmanaged View.
   static Kokkos::View<Scalar *, memory_space, Kokkos::MemoryUnmanaged>
   flat(Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space> const &t) {

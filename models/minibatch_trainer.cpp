@@ -213,6 +213,8 @@ public:
   }
 
   EvalResult evaluate(ExecutionSpace const &space) {
+    // the last batch's lookup plan is not needed again: evaluation runs without it
+    released_input_bytes_ = std::max(released_input_bytes_, input_.release_workspace());
     model_.set_training(false);
     const EvalResult r =
         o_.eval_nodes == EvalNodes::all ? evaluate_all(space) : evaluate_subset(space);
@@ -243,6 +245,8 @@ public:
   }
   /// The device copies of the split ids (the host's own on host spaces).
   void add_node_memory(ByteLedger &nodes) const { nodes.add(train_).add(valid_).add(test_); }
+  /// The largest input workspace freed before an evaluation (see MinibatchInput).
+  std::int64_t released_input_bytes() const { return released_input_bytes_; }
   /// Sampler scratch and its largest batch.
   std::int64_t sampler_bytes() const {
     return sampler_.scratch_bytes() + sampler_.peak_batch_bytes();
@@ -336,6 +340,7 @@ private:
   std::unique_ptr<FullGraphMean<ExecutionSpace, std::int32_t>> full_;
   std::unique_ptr<NeighborSampler<std::int32_t>> eval_sampler_; // subset evaluation
   LayerwiseMemory eval_memory_;                                 // largest evaluation buffers
+  std::int64_t released_input_bytes_ = 0;
 };
 
 } // namespace minibatch_detail
@@ -450,10 +455,10 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
     result.comm_seconds_per_step = (comm.seconds() - comm_seconds_before) / double(steps);
   }
   // the dataset (labels and splits: host arrays, and device copies when distinct)
-  ByteLedger graph, features, nodes, table, opt, params, work;
+  ByteLedger graph, features, nodes, table, opt, params, work, input_work;
   add_dataset_memory(data, graph, features, nodes);
   source.add_graph_memory(graph);
-  input.add_memory(features, table, opt, work);
+  input.add_memory(features, table, opt, input_work);
   loop.add_memory(opt, work);
   params.add_all(model.parameters()).add_all(model.gradients()).add_all(model.buffers());
   nodes.add(targets.labels).add(targets.multilabels);
@@ -465,7 +470,9 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   m.table_mb = to_mb(table.bytes());
   m.optimizer_mb = to_mb(opt.bytes());
   m.parameters_mb = to_mb(params.bytes());
-  m.activations_mb = to_mb(model.peak_workspace_bytes() + model.peak_input_bytes() + work.bytes());
+  // the input's workspace now, or the largest one freed before an evaluation
+  m.activations_mb = to_mb(model.peak_workspace_bytes() + model.peak_input_bytes() + work.bytes() +
+                           std::max(input_work.bytes(), source.released_input_bytes()));
   m.sampler_mb = to_mb(source.sampler_bytes());
   m.eval_mb = to_mb(source.eval_bytes());
   m.nodes_mb = to_mb(nodes.bytes());

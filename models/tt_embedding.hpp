@@ -77,6 +77,8 @@ public:
 
   /// \brief Adds the lookup's buffers (batch plan, prefix products) to \p ledger.
   void add_workspace(ByteLedger &ledger) const { ws_.add_workspace(ledger); }
+  /// \brief Frees the lookup's buffers and plan (until the next forward).
+  void release_workspace() { ws_.release(); }
 
   /// \brief The cores as flat Views (aliasing them), for optimizers.
   std::vector<flat_view> parameters() const { return cores_.flat_views(); }

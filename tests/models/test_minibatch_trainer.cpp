@@ -486,6 +486,34 @@ template <class ExecutionSpace> void check_inputs() {
     for (std::size_t e = 0; e < x.extent(0); ++e)
       CHECK(x(e) == y(e));
   }
+  // Freeing the workspace kept for backward (before an evaluation): it returns what the memory
+  // report counted, leaves nothing, and the next forward / backward gives the same gradients
+  // as an input that never freed it.
+  auto workspace = [](Input const &in) {
+    ttgnn::ByteLedger f, t, opt, w;
+    in.add_memory(f, t, opt, w);
+    return w.bytes();
+  };
+  const std::int64_t held = workspace(ft);
+  CHECK(held > 4 * 8 * 8); // the TT plan and the 4 x 8 embedding rows (double)
+  CHECK(ft.release_workspace() == held);
+  CHECK(workspace(ft) == 0);
+  CHECK(ft.release_workspace() == 0);
+  o.kind = ttgnn::InputKind::features_tt;
+  Input fresh(space, data, o); // same seed: ft's cores (no step was taken)
+  for (Input *in : {&ft, &fresh}) {
+    in->zero_grad(space);
+    in->forward(space, ids, a);
+    in->backward(space, ga);
+  }
+  CHECK(workspace(ft) == held);
+  auto g1 = ft.tt()->gradients(), g2 = fresh.tt()->gradients();
+  for (std::size_t k = 0; k < g1.size(); ++k) {
+    auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g1[k]);
+    auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g2[k]);
+    for (std::size_t e = 0; e < x.extent(0); ++e)
+      CHECK(x(e) == y(e));
+  }
 }
 
 TTGNN_TEST_ALL_SPACES("mini-batch inputs: sparse rows, feat+tt columns") {
