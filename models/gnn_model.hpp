@@ -194,7 +194,6 @@ public:
   /// step (embedding rows), which are not read again; not with a residual on layer 0, which
   /// adds the undropped x.
   void set_overwrite_input(bool on) { overwrite_input_ = on; }
-  bool overwrite_input() const { return overwrite_input_; }
 
   /// Dropout mask counters (the RNG state): save them to resume identically.
   std::vector<std::uint64_t> rng_state() const {

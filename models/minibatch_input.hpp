@@ -193,7 +193,6 @@ public:
   void forward(ExecutionSpace const &space, ids_type const &ids, matrix_type const &out) {
     const std::int64_t b = static_cast<std::int64_t>(ids.extent(0));
     detail::require_extents(out, b, dim(), "ttgnn::MinibatchInput::forward: out");
-    ids_ = ids;
     const std::int64_t f = num_features_;
     if (f > 0 && !sparse_features_.empty()) {
       gather_sparse_rows(space, sparse_features_, ids, out);
@@ -276,7 +275,6 @@ public:
     if (tt_)
       tt_->release_workspace();
     emb_rows_ = matrix_type();
-    ids_ = ids_type();
     row_ids_ = ids_type();
     return held.bytes();
   }
@@ -399,7 +397,7 @@ private:
   matrix_type features_, emb_rows_; // features_: dense features (else sparse_features_)
   SparseFeatureRows<Scalar, ExecutionSpace> sparse_features_;
   Kokkos::View<std::int64_t *, memory_space> rows_;
-  ids_type ids_, row_ids_;
+  ids_type row_ids_;
   std::unique_ptr<FullEmbedding<Scalar, ExecutionSpace>> full_;
   std::unique_ptr<TtEmbedding<Scalar, ExecutionSpace>> tt_;
   std::unique_ptr<SparseAdam<Scalar, ExecutionSpace>> sparse_adam_;

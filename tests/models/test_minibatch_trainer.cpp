@@ -477,15 +477,17 @@ template <class ExecutionSpace> void check_inputs() {
   tt.zero_grad(space);
   ft.backward(space, ga);
   tt.backward(space, gb);
-  auto fg = ft.tt()->gradients();
-  auto tg = tt.tt()->gradients();
-  REQUIRE(fg.size() == tg.size());
-  for (std::size_t k = 0; k < fg.size(); ++k) {
-    auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fg[k]);
-    auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), tg[k]);
-    for (std::size_t e = 0; e < x.extent(0); ++e)
-      CHECK(x(e) == y(e));
-  }
+  auto same_core_gradients = [](Input const &p, Input const &q) {
+    auto pg = p.tt()->gradients(), qg = q.tt()->gradients();
+    REQUIRE(pg.size() == qg.size());
+    for (std::size_t k = 0; k < pg.size(); ++k) {
+      auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pg[k]);
+      auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), qg[k]);
+      for (std::size_t e = 0; e < x.extent(0); ++e)
+        CHECK(x(e) == y(e));
+    }
+  };
+  same_core_gradients(ft, tt);
   // Freeing the workspace kept for backward (before an evaluation): it returns what the memory
   // report counted, leaves nothing, and the next forward / backward gives the same gradients
   // as an input that never freed it.
@@ -507,13 +509,7 @@ template <class ExecutionSpace> void check_inputs() {
     in->backward(space, ga);
   }
   CHECK(workspace(ft) == held);
-  auto g1 = ft.tt()->gradients(), g2 = fresh.tt()->gradients();
-  for (std::size_t k = 0; k < g1.size(); ++k) {
-    auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g1[k]);
-    auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g2[k]);
-    for (std::size_t e = 0; e < x.extent(0); ++e)
-      CHECK(x(e) == y(e));
-  }
+  same_core_gradients(ft, fresh);
 }
 
 TTGNN_TEST_ALL_SPACES("mini-batch inputs: sparse rows, feat+tt columns") {
