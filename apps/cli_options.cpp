@@ -1,31 +1,14 @@
 #include "apps/cli_options.hpp"
 
 #include "core/error.hpp"
+#include "core/parse_number.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
 
 namespace ttgnn::cli {
-
-std::int64_t parse_int(std::string const &text, std::string const &what) {
-  std::int64_t v = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
-    throw ConfigError(what + ": expected an integer, got '" + text + "'");
-  return v;
-}
-
-double parse_double(std::string const &text, std::string const &what) {
-  char *end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v))
-    throw ConfigError(what + ": expected a finite number, got '" + text + "'");
-  return v;
-}
 
 Options &Options::value(std::string const &name, std::string const &help, std::string def,
                         bool required) {
@@ -110,16 +93,12 @@ std::int64_t Options::get_int(std::string const &name) const {
 }
 
 double Options::get_double(std::string const &name) const {
-  return parse_double(get(name), "--" + name);
+  return parse_real(get(name), "--" + name);
 }
 
 std::vector<std::int64_t> Options::get_int_list(std::string const &name) const {
-  std::vector<std::int64_t> out;
-  std::stringstream ss(get(name));
-  std::string item;
-  while (std::getline(ss, item, ','))
-    out.push_back(parse_int(item, "--" + name));
-  return out;
+  const std::string text = get(name);
+  return trim(text).empty() ? std::vector<std::int64_t>{} : parse_int_list(text, "--" + name);
 }
 
 std::string Options::help() const {

@@ -54,11 +54,6 @@ private:
   Spec const &spec(std::string const &name) const;
 };
 
-/// Parses a whole string as an int64 (no trailing junk); throws ConfigError naming \p what.
-std::int64_t parse_int(std::string const &text, std::string const &what);
-/// Parses a whole string as a finite double; throws ConfigError naming \p what.
-double parse_double(std::string const &text, std::string const &what);
-
 } // namespace ttgnn::cli
 
 #endif

@@ -2,10 +2,10 @@
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
 #include "core/error.hpp"
-#include "core/json_writer.hpp"
+#include "core/io/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
-#include "graph/ogb_writer.hpp"
-#include "graph/sbm_generator.hpp"
+#include "graph/io/ogb_writer.hpp"
+#include "graph/synth/sbm_generator.hpp"
 
 #include <Kokkos_Core.hpp>
 

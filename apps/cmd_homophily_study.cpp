@@ -4,11 +4,12 @@
 #include "apps/commands.hpp"
 #include "apps/svg_plot.hpp"
 #include "core/error.hpp"
-#include "core/atomic_file.hpp"
-#include "core/json_writer.hpp"
-#include "graph/sbm_config.hpp"
-#include "graph/sbm_dataset.hpp"
-#include "models/pipeline.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/io/json_writer.hpp"
+#include "core/parse_number.hpp"
+#include "graph/synth/sbm_config.hpp"
+#include "graph/synth/sbm_dataset.hpp"
+#include "models/pipeline/pipeline.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -155,7 +156,7 @@ int run_homophily_study(int argc, char const *const *argv) {
     return 0;
   std::vector<double> hs;
   for (auto const &t : split_list(opts.get("homophily")))
-    hs.push_back(parse_double(t, "--homophily"));
+    hs.push_back(parse_real(t, "--homophily"));
   const auto orders = split_list(opts.get("orders"));
   const auto inputs = split_list(opts.get("inputs"));
   if (hs.empty() || orders.empty() || inputs.empty())
@@ -207,12 +208,8 @@ int run_homophily_study(int argc, char const *const *argv) {
       const auto data = make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(), c, &record);
       double achieved = h;
       for (auto const &kv : record)
-        if (kv.first == "achieved_homophily") {
-          char *end = nullptr;
-          const double v = std::strtod(kv.second.c_str(), &end);
-          if (end != kv.second.c_str())
-            achieved = v;
-        }
+        if (kv.first == "achieved_homophily")
+          achieved = parse_real(kv.second, "achieved_homophily");
       for (auto const &order : orders)
         for (auto const &input : inputs) {
           RunConfig s = base;

@@ -2,10 +2,10 @@
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
 #include "core/error.hpp"
-#include "core/json_writer.hpp"
-#include "graph/edge_list_loader.hpp"
+#include "core/io/json_writer.hpp"
+#include "graph/io/edge_list_loader.hpp"
 #include "graph/graph_stats.hpp"
-#include "graph/ogb_loader.hpp"
+#include "graph/io/ogb_loader.hpp"
 
 #include <Kokkos_Core.hpp>
 

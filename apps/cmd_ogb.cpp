@@ -5,10 +5,11 @@
 #include "apps/commands.hpp"
 #include "apps/run_options.hpp"
 #include "core/error.hpp"
-#include "core/json_writer.hpp"
-#include "graph/line_reader.hpp"
-#include "graph/npy_reader.hpp"
-#include "graph/ogb_loader.hpp"
+#include "core/io/json_writer.hpp"
+#include "core/parse_number.hpp"
+#include "graph/io/line_reader.hpp"
+#include "graph/io/npy_reader.hpp"
+#include "graph/io/ogb_loader.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -117,7 +118,7 @@ std::int64_t node_count(std::string const &dir) {
     if (!text.empty()) {
       LineReader in(text);
       std::string_view line;
-      return in.next(line) ? std::stoll(std::string(line)) : 0;
+      return in.next(line) ? parse_int(line, text) : 0;
     }
     NpyReader npz = NpyReader::open_npz_member(dir + "/raw/data.npz", "num_nodes_list.npy");
     std::int64_t n = 0;

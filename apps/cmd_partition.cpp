@@ -1,15 +1,15 @@
 // ttgnn partition: computes a node ordering for TT embeddings and reports how many edges share
-// TT digits under it (graph/ordering_report.hpp); optionally saves the TT row of every node.
+// TT digits under it (graph/order/ordering_report.hpp); optionally saves the TT row of every node.
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
-#include "core/path_checks.hpp"
+#include "core/io/path_checks.hpp"
 #include "core/error.hpp"
-#include "core/json_writer.hpp"
-#include "graph/hierarchical_partition.hpp"
-#include "graph/ogb_loader.hpp"
-#include "graph/ordering.hpp"
-#include "graph/ordering_report.hpp"
-#include "models/npy_writer.hpp"
+#include "core/io/json_writer.hpp"
+#include "graph/order/hierarchical_partition.hpp"
+#include "graph/io/ogb_loader.hpp"
+#include "graph/order/ordering.hpp"
+#include "graph/order/ordering_report.hpp"
+#include "graph/io/npy_writer.hpp"
 
 #include <Kokkos_Core.hpp>
 

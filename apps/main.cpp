@@ -1,9 +1,9 @@
 // The `ttgnn` command-line program: one binary, one subcommand per file.
 #include "apps/commands.hpp"
-#include "core/communicator.hpp"
+#include "core/runtime/communicator.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
-#include "core/mpi_session.hpp"
+#include "core/runtime/mpi_session.hpp"
 #include "ttgnn_config.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -97,7 +97,7 @@ int main(int argc, char *argv[]) {
     return 2;
   }
   // Under an MPI launcher (mpirun -np P ttgnn train ...), MPI starts before Kokkos and ends
-  // after it; a plain run never touches MPI (core/mpi_session.hpp).
+  // after it; a plain run never touches MPI (core/runtime/mpi_session.hpp).
   ttgnn::MpiSession mpi(&argc, &argv);
   const ttgnn::Communicator world = ttgnn::Communicator::world();
   if (world.distributed() && std::strcmp(command->name, "train") != 0) {

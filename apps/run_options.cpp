@@ -2,11 +2,11 @@
 
 #include "apps/cli_options.hpp"
 #include "apps/svg_plot.hpp"
-#include "core/atomic_file.hpp"
-#include "core/communicator.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/runtime/communicator.hpp"
 #include "core/error.hpp"
-#include "core/json_writer.hpp"
-#include "core/path_checks.hpp"
+#include "core/io/json_writer.hpp"
+#include "core/io/path_checks.hpp"
 #include "graph/neighbor_sampler.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -238,7 +238,7 @@ void apply_run_options(Options const &o, RunConfig &c) {
       throw ConfigError("--batch-size must be >= 0, got " + std::to_string(c.minibatch.batch_size));
   }
   if (given("fanout"))
-    c.minibatch.fanouts = parse_fanouts(o.get("fanout"));
+    c.minibatch.fanouts = parse_fanouts(o.get("fanout"), "--fanout");
   if (given("eval-every"))
     c.minibatch.eval_every = static_cast<int>(int_at_least("eval-every", 1));
   if (given("max-batches"))
@@ -246,7 +246,7 @@ void apply_run_options(Options const &o, RunConfig &c) {
   if (given("eval-nodes"))
     c.minibatch.eval_nodes = parse_eval_nodes(o.get("eval-nodes"));
   if (given("eval-fanout"))
-    c.minibatch.eval_fanouts = parse_fanouts(o.get("eval-fanout"));
+    c.minibatch.eval_fanouts = parse_fanouts(o.get("eval-fanout"), "--eval-fanout");
   if (given("eval-batch-size"))
     c.minibatch.eval_batch_size = int_at_least("eval-batch-size", 0);
   if (given("eval-chunk"))

@@ -2,10 +2,10 @@
 #define TTGNN_APPS_RUN_OPTIONS_HPP
 /// \file run_options.hpp
 /// \brief The options of a training run (`ttgnn train`, `ttgnn ogb`) on the command line and
-/// the RunConfig they fill (models/run_config.hpp), and what the front-ends share around
+/// the RunConfig they fill (models/pipeline/run_config.hpp), and what the front-ends share around
 /// run_training: the curve SVG, the summary lines, the exit code.
 
-#include "models/pipeline.hpp"
+#include "models/pipeline/pipeline.hpp"
 
 #include <cstdio>
 #include <string>

@@ -6,8 +6,8 @@
 //   bench_cache_reload --dataset DIR [--cache DIR] [--reps R] [--feature-layout auto|dense|sparse]
 //
 // Loads with features (every value parsed and checked). Prints one JSON line.
-#include "core/json_writer.hpp"
-#include "graph/ogb_loader.hpp"
+#include "core/io/json_writer.hpp"
+#include "graph/io/ogb_loader.hpp"
 
 #include <Kokkos_Core.hpp>
 

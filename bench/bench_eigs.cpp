@@ -5,16 +5,16 @@
 //              [--power-law G] [--k K] [--tol T] [--ncv NCV] [--seed S]
 //
 // Defaults: N = 1,000,000 nodes, D = 40 (20M undirected edges, 40M arcs), a DC-SBM
-// (graph/sbm_generator.hpp) with C = 32 classes, M = 1, homophily 0.8, k = 32 eigenpairs,
+// (graph/synth/sbm_generator.hpp) with C = 32 classes, M = 1, homophily 0.8, k = 32 eigenpairs,
 // tolerance 1e-8. Threads come from OMP_NUM_THREADS. Prints one JSON line: graph size, time
 // to generate, to build the CSR and to solve (wall and CPU seconds), SpMV count and time, restarts,
 // largest residual
 // ||Av - λv||, the eigenvalue range.
-#include "core/json_writer.hpp"
+#include "core/io/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
 #include "graph/csr_build.hpp"
-#include "graph/sbm_generator.hpp"
-#include "graph/spectral_embedding.hpp"
+#include "graph/synth/sbm_generator.hpp"
+#include "graph/spectral/spectral_embedding.hpp"
 
 #include <Kokkos_Core.hpp>
 

@@ -10,10 +10,10 @@
 // checked against ttgnn's), then R times, round-robin with the others (LayoutLeft at most 3 times:
 // it is ~10x slower); one JSON line per kernel with the median wall time and GFLOP/s (2 nnz F
 // flops), and the median process CPU time (meaningful when other jobs share the cores).
-#include "core/csr_transpose.hpp"
-#include "core/json_writer.hpp"
+#include "core/linalg/csr_transpose.hpp"
+#include "core/io/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
-#include "core/spmm.hpp"
+#include "core/linalg/spmm.hpp"
 
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_spmv.hpp>

@@ -25,24 +25,24 @@
 //       ceil(train / batch) batches), sampling share, peak RSS; --eval adds one layer-wise
 //       full-neighbour inference pass over all nodes.
 #include "apps/cli_options.hpp"
-#include "core/byte_ledger.hpp"
+#include "core/runtime/byte_ledger.hpp"
 #include "core/error.hpp"
-#include "core/json_writer.hpp"
+#include "core/io/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
-#include "core/memory_breakdown.hpp"
-#include "core/peak_memory.hpp"
-#include "core/spmm.hpp"
-#include "core/tt_init.hpp"
-#include "core/tt_shape.hpp"
+#include "core/runtime/memory_breakdown.hpp"
+#include "core/runtime/peak_memory.hpp"
+#include "core/linalg/spmm.hpp"
+#include "core/tt/tt_init.hpp"
+#include "core/tt/tt_shape.hpp"
 #include "graph/neighbor_sampler.hpp"
-#include "graph/npy_reader.hpp"
-#include "graph/sbm_dataset.hpp"
-#include "models/full_batch_trainer.hpp"
-#include "models/gcn_norm.hpp"
-#include "models/minibatch_trainer.hpp"
-#include "models/node_input.hpp"
-#include "models/npy_writer.hpp"
-#include "models/parameter_init.hpp"
+#include "graph/io/npy_reader.hpp"
+#include "graph/synth/sbm_dataset.hpp"
+#include "models/train/full_batch_trainer.hpp"
+#include "models/layers/gcn_norm.hpp"
+#include "models/train/minibatch_trainer.hpp"
+#include "models/embedding/node_input.hpp"
+#include "graph/io/npy_writer.hpp"
+#include "models/layers/parameter_init.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -338,13 +338,14 @@ int run_sage(ttgnn::cli::Options const &o) {
                static_cast<long long>(data.num_nodes()),
                static_cast<long long>(data.graph.num_arcs()), gen, rss_data);
   MinibatchTrainOptions m;
-  m.num_layers = static_cast<int>(o.get_int("layers"));
-  m.hidden = o.get_int("hidden");
-  m.dropout = 0.5;
+  m.model.num_layers = static_cast<int>(o.get_int("layers"));
+  m.model.hidden = o.get_int("hidden");
+  m.model.dropout = 0.5;
   m.fanouts = parse_fanouts(o.get("fanout"));
   m.batch_size = o.get_int("batch-size");
   m.epochs = 1;
   m.lr = 0.003;
+  m.embedding_lr = 0.01;
   m.evaluate = false;
   m.max_batches = o.get_int("max-batches");
   m.input.kind = parse_input_kind(o.get("input"));
@@ -353,14 +354,16 @@ int run_sage(ttgnn::cli::Options const &o) {
   m.input.init = "gaussian";
   const auto t1 = Clock::now();
   std::vector<double> sample_share;
-  const MinibatchResult r = train_minibatch(Space(), data, m, {}, 0, [&](EpochRecord const &e) {
+  m.on_epoch = [&](EpochRecord const &e) {
     sample_share.push_back(e.sample_seconds / e.train_seconds);
     std::fprintf(stderr,
                  "bench_train: %lld batches in %.2f s (sampling %.2f s), %lld sampled "
                  "edges, %lld input rows\n",
                  static_cast<long long>(e.batches), e.train_seconds, e.sample_seconds,
                  static_cast<long long>(e.sampled_edges), static_cast<long long>(e.input_rows));
-  });
+  };
+  const MinibatchResult r = train_minibatch(Space(), data, m);
+  m.on_epoch = {};
   const double train_s = since(t1);
   JsonWriter j;
   j.field("bench", "sage_minibatch_epoch");
@@ -373,7 +376,7 @@ int run_sage(ttgnn::cli::Options const &o) {
   j.field("input", o.get("input"));
   j.field("fanouts", m.fanouts);
   j.field("batch_size", static_cast<long long>(m.batch_size));
-  j.field("hidden", static_cast<long long>(m.hidden));
+  j.field("hidden", static_cast<long long>(m.model.hidden));
   j.field("batches_timed", static_cast<long long>(r.history.at(0).batches));
   j.field("batches_per_epoch", static_cast<long long>(r.batches_per_epoch));
   j.field("batch_s_median", r.batch_time_s);

@@ -12,10 +12,10 @@
 // come from OMP_NUM_THREADS. Each measurement runs once to warm up, then --reps times; one
 // JSON line each with medians. GFLOP/s counts the flops the kernels execute (fewer than the
 // plain chain with shared prefixes); "chain_gflops" counts the plain chain's flops per row.
-#include "core/dense_gemm.hpp"
-#include "core/json_writer.hpp"
+#include "core/linalg/dense_gemm.hpp"
+#include "core/io/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
-#include "models/tt_embedding.hpp"
+#include "models/embedding/tt_embedding.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
 // cora_end_to_end: node classification on Cora without its features, the node input being a
-// TT embedding table, through the library's pipeline (ttgnn/models/pipeline.hpp): load ->
+// TT embedding table, through the library's pipeline (ttgnn/models/pipeline/pipeline.hpp): load ->
 // hierarchical METIS order aligned with the TT row factors -> TT table (spectral init) -> GCN
 // -> full-batch training -> logits of every node written as .npy. The same run as the README's
 // first command (`ttgnn train --input tt --order metis-hier --init spectral ...`); the
@@ -11,7 +11,7 @@
 // default, relative to the working directory). Succeeds (returns 0) when the test accuracy is
 // above 0.5: chance is about 0.14 for 7 classes, and this setting reaches 0.67 ± 0.03 over
 // seeds.
-#include <ttgnn/models/pipeline.hpp>
+#include <ttgnn/models/pipeline/pipeline.hpp>
 
 #include <Kokkos_Core.hpp>
 

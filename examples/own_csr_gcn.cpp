@@ -13,12 +13,12 @@
 //
 //   own_csr_gcn [--kokkos-num-threads=N]
 #include <ttgnn/graph/csr_graph.hpp>
-#include <ttgnn/models/embedding_init.hpp>
-#include <ttgnn/models/full_batch_trainer.hpp>
-#include <ttgnn/models/gcn_norm.hpp>
+#include <ttgnn/models/embedding/embedding_init.hpp>
+#include <ttgnn/models/train/full_batch_trainer.hpp>
+#include <ttgnn/models/layers/gcn_norm.hpp>
 #include <ttgnn/models/gnn_model.hpp>
-#include <ttgnn/models/node_input.hpp>
-#include <ttgnn/models/tt_embedding.hpp>
+#include <ttgnn/models/embedding/node_input.hpp>
+#include <ttgnn/models/embedding/tt_embedding.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -11,11 +11,11 @@
 // Succeeds (returns 0) when the loss over all rows drops by at least 100x.
 //
 //   tt_layer_only [--kokkos-num-threads=N]
-#include <ttgnn/core/adam.hpp>
+#include <ttgnn/core/optim/adam.hpp>
 #include <ttgnn/core/counter_rng.hpp>
-#include <ttgnn/core/tt_init.hpp>
-#include <ttgnn/core/tt_shape.hpp>
-#include <ttgnn/models/tt_embedding.hpp>
+#include <ttgnn/core/tt/tt_init.hpp>
+#include <ttgnn/core/tt/tt_shape.hpp>
+#include <ttgnn/models/embedding/tt_embedding.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -93,7 +93,7 @@ int run() {
   const std::int64_t num_rows = 4096, dim = 16;
   const ttgnn::TtShape shape = ttgnn::make_tt_shape(num_rows, dim, {16, 16, 16}, {4, 2, 2}, 8);
   Table table(shape, {}, "tt_layer_only::table");
-  // Random initial cores (host vectors, core/tt_init.hpp), entries of the table ~ N(0, 0.1).
+  // Random initial cores (host vectors, core/tt/tt_init.hpp), entries of the table ~ N(0, 0.1).
   table.set_cores_from_host(space, ttgnn::tt_init_gaussian(shape, 0.1, /*seed=*/1));
 
   // The targets: rows of a teacher table of rank 4 (entries of variance 1).

@@ -18,7 +18,7 @@
 /// A value that is undefined (no labelled edge, C < 2) is NaN (JSON null).
 
 #include "core/host_only.hpp"
-#include "core/json_writer.hpp"
+#include "core/io/json_writer.hpp"
 #include "graph/dataset.hpp"
 
 #include <cstdint>

@@ -2,6 +2,7 @@
 #include "graph/neighbor_sampler.hpp"
 
 #include "core/error.hpp"
+#include "core/parse_number.hpp"
 #include "core/counter_rng.hpp"
 
 #include <algorithm>
@@ -77,21 +78,12 @@ std::int64_t SampledBatch::bytes() const {
   return ledger.bytes();
 }
 
-std::vector<std::int64_t> parse_fanouts(std::string const &text) {
-  std::vector<std::int64_t> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    char *end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(item.c_str(), &end, 10);
-    if (item.empty() || errno != 0 || end == item.c_str() || *end != '\0')
-      throw ConfigError("fan-outs: '" + item + "' in '" + text +
-                        "' is not an integer (expected e.g. 5,10,15; -1 = all neighbours)");
-    out.push_back(v);
-  }
-  if (out.empty())
-    throw ConfigError("fan-outs: empty list (expected e.g. 5,10,15)");
+std::vector<std::int64_t> parse_fanouts(std::string const &text, std::string const &what) {
+  std::vector<std::int64_t> out = parse_int_list(text, what);
+  for (std::int64_t k : out)
+    if (k < 1 && k != -1)
+      throw ConfigError(what + ": " + std::to_string(k) + " in '" + text +
+                        "': a fan-out is a number of neighbours >= 1, or -1 for all of them");
   return out;
 }
 

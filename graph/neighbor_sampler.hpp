@@ -8,7 +8,7 @@
 /// message-flow graphs). Block l maps its source nodes (the input rows of layer l) to its
 /// destination nodes (the output rows of layer l); the destination nodes of block l are the
 /// source nodes of block l + 1 and the destination nodes of the last block are the seeds.
-/// Local ids follow the DGL/PyG convention the layers expect (models/sage_conv.hpp): the
+/// Local ids follow the DGL/PyG convention the layers expect (models/layers/sage_conv.hpp): the
 /// destination nodes are the *first* num_dst source nodes, in the same order, followed by the
 /// newly reached nodes in order of first appearance (row by row, neighbours in CSR order).
 ///
@@ -26,7 +26,7 @@
 /// of each seed, 10 of each of those, 5 at the input layer). PyG's num_neighbors lists the
 /// same numbers in the reverse order.
 
-#include "core/byte_ledger.hpp"
+#include "core/runtime/byte_ledger.hpp"
 #include "graph/csr_graph.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -70,9 +70,11 @@ struct SampledBatch {
   std::int64_t bytes() const;
 };
 
-/// \brief Parses "5,10,15" into fan-outs (each an integer; <= 0 or "-1" means all neighbours).
-/// Throws ConfigError on an empty list or a malformed number.
-std::vector<std::int64_t> parse_fanouts(std::string const &text);
+/// \brief Parses "5,10,15" into fan-outs: each a number of neighbours >= 1, or -1 for all of
+/// them. ConfigError naming \p what (the option) on an empty list, a malformed number or a
+/// fan-out below 1 other than -1.
+std::vector<std::int64_t> parse_fanouts(std::string const &text,
+                                        std::string const &what = "fan-outs");
 
 /// \brief Uniform neighbour sampler over a host CSR graph (rows = the nodes whose features
 /// flow into the row's node; for symmetric graphs, the neighbours).

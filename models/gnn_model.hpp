@@ -21,16 +21,17 @@
 /// A_l.num_cols input rows to A_l.num_rows output rows, the output nodes being the first input
 /// nodes), so the neighbour-sampling trainer reuses the same model.
 
-#include "core/byte_ledger.hpp"
+#include "core/runtime/byte_ledger.hpp"
 #include "core/error.hpp"
-#include "models/batch_norm.hpp"
-#include "models/dropout.hpp"
-#include "models/gcn_conv.hpp"
-#include "models/graph_operator.hpp"
-#include "models/layer.hpp"
-#include "models/parameter_init.hpp"
-#include "models/relu.hpp"
-#include "models/sage_conv.hpp"
+#include "models/gnn_config.hpp"
+#include "models/layers/batch_norm.hpp"
+#include "models/layers/dropout.hpp"
+#include "models/layers/gcn_conv.hpp"
+#include "models/layers/graph_operator.hpp"
+#include "models/layers/layer.hpp"
+#include "models/layers/parameter_init.hpp"
+#include "models/layers/relu.hpp"
+#include "models/layers/sage_conv.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -43,34 +44,6 @@
 
 namespace ttgnn {
 
-/// Graph layer type of a GnnModel.
-enum class GnnKind { gcn, sage };
-
-inline std::string to_string(GnnKind k) {
-  return k == GnnKind::gcn ? "gcn" : "sage";
-}
-/// "gcn" or "sage"; ConfigError otherwise.
-inline GnnKind parse_gnn_kind(std::string const &name) {
-  if (name == "gcn")
-    return GnnKind::gcn;
-  if (name == "sage")
-    return GnnKind::sage;
-  throw ConfigError("unknown model '" + name + "': expected gcn or sage");
-}
-
-/// \brief Shape and regularisation of a GnnModel.
-struct GnnConfig {
-  GnnKind kind = GnnKind::gcn;
-  std::int64_t in_features = 0;  ///< width of x
-  std::int64_t hidden = 16;      ///< width of the hidden layers
-  std::int64_t out_features = 0; ///< classes
-  int num_layers = 2;            ///< graph layers (>= 1)
-  double dropout = 0.5;          ///< before every graph layer but the first
-  double input_dropout = 0.5;    ///< before the first graph layer
-  bool residual = false;         ///< h_{l+1} += h_l where the widths agree
-  bool batch_norm = false;       ///< BatchNorm1d after every hidden graph layer
-  std::uint64_t seed = 0;        ///< weights and dropout masks
-};
 
 namespace detail {
 
@@ -210,7 +183,7 @@ public:
       dropout_[i].set_step(s[i]);
   }
 
-  /// \brief Keys of the dropout rows (models/dropout.hpp): keys[l] keys the input rows of
+  /// \brief Keys of the dropout rows (models/layers/dropout.hpp): keys[l] keys the input rows of
   /// layer l (the global node ids of a sampled batch's layer-l nodes); an empty list restores
   /// the unkeyed rows. Used by the following training forwards.
   using key_view = Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>;

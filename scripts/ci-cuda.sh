@@ -12,7 +12,7 @@ start=$(date +%s)
 bash scripts/install-deps.sh --cuda "$ARCH" >/dev/null
 deps=$(date +%s)
 # A compile-and-link check: host code at -O0 (nvcc's -O is the host optimisation; ptxas still
-# optimises device code). models/minibatch_trainer.cpp: 235 s instead of 378 s at -O3.
+# optimises device code). models/train/minibatch_trainer.cpp: 235 s instead of 378 s at -O3.
 bash scripts/build.sh --cuda "$ARCH" -DTTGNN_ENABLE_BENCH=ON "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG"
 built=$(date +%s)
 BUILD=${BUILD_DIR:-build-cuda}

@@ -17,7 +17,7 @@ export LSAN_OPTIONS=suppressions=$supp/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp
 
 start=$(date +%s)
-# -O1 -g1 (line tables): half the compile time of -O2 -g under the sanitizers (core/tt_svd.cpp:
+# -O1 -g1 (line tables): half the compile time of -O2 -g under the sanitizers (core/tt/tt_svd.cpp:
 # 48 s vs 96 s), and stack traces still name file and line.
 # Without MPI: Open MPI is not instrumented and leaks at MPI_Finalize from components it has
 # already dlclose'd (LeakSanitizer names them "<unknown module>", so no suppression can match);

@@ -1,6 +1,7 @@
 // The option parser shared by every subcommand.
 #include "apps/cli_options.hpp"
 #include "core/error.hpp"
+#include "core/parse_number.hpp"
 #include "test_harness.hpp"
 
 #include <vector>
@@ -62,5 +63,5 @@ TEST_CASE("numbers must be whole and finite") {
                        ttgnn::ConfigError);
   CHECK_THROWS_WITH_AS(o.get_double("lr"), "--lr: expected a finite number, got 'nan'",
                        ttgnn::ConfigError);
-  CHECK_THROWS_AS(ttgnn::cli::parse_int("99999999999999999999", "n"), ttgnn::ConfigError);
+  CHECK_THROWS_AS(ttgnn::parse_int("99999999999999999999", "n"), ttgnn::ConfigError);
 }

@@ -1,8 +1,8 @@
 // Foundation: compat header, mixed-radix digits inside kernels, JSON writer, runtime facts.
-#include "core/json_writer.hpp"
+#include "core/io/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
-#include "core/mixed_radix.hpp"
-#include "core/runtime_info.hpp"
+#include "core/tt/mixed_radix.hpp"
+#include "core/runtime/runtime_info.hpp"
 #include "test_harness.hpp"
 
 #include <cstdlib>

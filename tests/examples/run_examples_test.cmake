@@ -16,8 +16,8 @@ function(run)
   message("[${seconds} s] ${ARGN}\n${out}")
 endfunction()
 run(${CMAKE_COMMAND} --install "${TTGNN_BUILD_DIR}" --prefix "${prefix}")
-if(NOT EXISTS "${prefix}/share/doc/ttgnn/api.md")
-  message(FATAL_ERROR "the install has no ${prefix}/share/doc/ttgnn/api.md (install(DIRECTORY docs/))")
+if(NOT EXISTS "${prefix}/share/doc/ttgnn/API.md")
+  message(FATAL_ERROR "the install has no ${prefix}/share/doc/ttgnn/API.md (install(DIRECTORY docs/))")
 endif()
 run(${CMAKE_COMMAND} -S "${EXAMPLES_SOURCE_DIR}" -B "${WORK_DIR}/build"
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}

@@ -3,8 +3,8 @@
 // checksum to the record parser; the rest is the file.
 #include "fuzz_common.hpp"
 
-#include "core/checksum.hpp"
-#include "models/checkpoint.hpp"
+#include "core/io/checksum.hpp"
+#include "models/train/checkpoint.hpp"
 
 #include <cstring>
 #include <vector>

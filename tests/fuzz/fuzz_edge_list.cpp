@@ -3,7 +3,7 @@
 // without self loops, for both ordinal widths.
 #include "fuzz_common.hpp"
 
-#include "graph/edge_list_loader.hpp"
+#include "graph/io/edge_list_loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const *data, std::size_t size) {
   static ttgnn::fuzz::ScratchFile file(".txt");

@@ -6,8 +6,8 @@
 // for a bad file, so no exception is caught here: any one is a finding.
 #include "fuzz_common.hpp"
 
-#include "core/checksum.hpp"
-#include "graph/graph_cache.hpp"
+#include "core/io/checksum.hpp"
+#include "graph/io/graph_cache.hpp"
 
 #include <cstring>
 #include <vector>

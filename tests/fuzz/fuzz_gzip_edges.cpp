@@ -3,8 +3,8 @@
 // one byte flipped. The file then goes to the OGB edge reader and a plain line-by-line read.
 #include "fuzz_common.hpp"
 
-#include "graph/line_reader.hpp"
-#include "graph/table_readers.hpp"
+#include "graph/io/line_reader.hpp"
+#include "graph/io/table_readers.hpp"
 
 #include <zlib.h>
 

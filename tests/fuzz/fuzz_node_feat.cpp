@@ -2,7 +2,7 @@
 // number of lines or one less, and the feature-dimension peek load_ogb does without features.
 #include "fuzz_common.hpp"
 
-#include "graph/table_readers.hpp"
+#include "graph/io/table_readers.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const *data, std::size_t size) {
   static ttgnn::fuzz::ScratchFile file(".csv");

@@ -2,7 +2,7 @@
 // lines (so well-formed files get through), or one more, then the class-range check.
 #include "fuzz_common.hpp"
 
-#include "graph/table_readers.hpp"
+#include "graph/io/table_readers.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const *data, std::size_t size) {
   static ttgnn::fuzz::ScratchFile file(".csv");

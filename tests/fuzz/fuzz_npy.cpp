@@ -2,8 +2,8 @@
 // float in odd-sized chunks, then the label / feature / node_year readers that take a .npy.
 #include "fuzz_common.hpp"
 
-#include "graph/npy_reader.hpp"
-#include "graph/table_readers.hpp"
+#include "graph/io/npy_reader.hpp"
+#include "graph/io/table_readers.hpp"
 
 #include <algorithm>
 #include <vector>

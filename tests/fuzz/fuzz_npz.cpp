@@ -3,8 +3,8 @@
 // node_year) on their member names.
 #include "fuzz_common.hpp"
 
-#include "graph/npy_reader.hpp"
-#include "graph/table_readers.hpp"
+#include "graph/io/npy_reader.hpp"
+#include "graph/io/table_readers.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -2,7 +2,7 @@
 // CSR build over what it accepted. N, the ordinal width and the CSR options vary with the input.
 #include "fuzz_common.hpp"
 
-#include "graph/table_readers.hpp"
+#include "graph/io/table_readers.hpp"
 
 namespace {
 template <class Ordinal> void run(std::string const &path, std::int64_t n, unsigned bits) {

@@ -3,7 +3,7 @@
 // Every input goes through all four readers.
 #include "fuzz_common.hpp"
 
-#include "graph/table_readers.hpp"
+#include "graph/io/table_readers.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const *data, std::size_t size) {
   static ttgnn::fuzz::ScratchFile file(".csv");

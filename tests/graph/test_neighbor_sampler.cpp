@@ -309,6 +309,12 @@ TEST_CASE("fan-out lists parse") {
   CHECK_THROWS_AS(ttgnn::parse_fanouts(""), ttgnn::ConfigError);
   CHECK_THROWS_AS(ttgnn::parse_fanouts("5,,3"), ttgnn::ConfigError);
   CHECK_THROWS_AS(ttgnn::parse_fanouts("5,x"), ttgnn::ConfigError);
+  // only -1 means "all neighbours": other values below 1 are errors naming the option
+  CHECK_THROWS_WITH_AS(ttgnn::parse_fanouts("5,-2", "--fanout"),
+                       "--fanout: -2 in '5,-2': a fan-out is a number of neighbours >= 1, or -1 "
+                       "for all of them",
+                       ttgnn::ConfigError);
+  CHECK_THROWS_AS(ttgnn::parse_fanouts("0"), ttgnn::ConfigError);
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 // Permutation (bijection, inverse, composition), apply_permutation on a whole dataset, and
 // the orderings of compute_ordering (original, random, metis, metis-hier, rcm).
 #include "core/error.hpp"
-#include "graph/ordering.hpp"
+#include "graph/order/ordering.hpp"
 #include "graph/permutation.hpp"
 #include "order_test_graphs.hpp"
 #include "test_harness.hpp"

@@ -3,7 +3,7 @@
 // follows prefer_sparse_features over the whole file, whatever its first block looked like).
 #include "graph/permutation.hpp"
 #include "graph/sparse_features.hpp"
-#include "graph/table_readers.hpp"
+#include "graph/io/table_readers.hpp"
 #include "graph_test_files.hpp"
 #include "test_harness.hpp"
 

@@ -1,0 +1,258 @@
+#ifndef TTGNN_CORE_TT_BACKWARD_KERNELS_HPP
+#define TTGNN_CORE_TT_BACKWARD_KERNELS_HPP
+/// \file tt_backward_kernels.hpp
+/// \brief Functors of the TT backward pass (internal; use tt_lookup.hpp).
+///
+/// Notation: an item's chain runs over cores 0..e-1; L_k (D_k x R_k, D_k = d[0]···d[k-1]) is
+/// the product of its first k slices (L_0 = [1]); U (D_e x R_e) is the gradient of the loss
+/// with respect to L_e. Walking back, M_k (D_k x d[k]·R_{k+1}) is the gradient with respect to
+/// L_k · G_k (M_{e-1} = U reshaped, M_{k-1} = M_k · G_k^T reshaped), and the slice gradient is
+/// dG_k[i_k] += L_k^T · M_k.
+
+#include "core/tt/detail/tt_team_ops.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace ttgnn::detail {
+
+/// Largest slice (R_k x d_k·R_{k+1}) and largest L_k (1 <= k <= e) of a chain, in Scalars.
+/// Called on the host (scratch sizes) and inside the kernels.
+template <class Cores>
+KOKKOS_INLINE_FUNCTION void chain_sizes(Cores const &g, int e, int &max_slice, int &max_lead) {
+  max_slice = 1;
+  max_lead = 1;
+  for (int k = 0; k < e; ++k)
+    max_slice = Kokkos::max(max_slice, g.r[k] * g.slice_cols(k));
+  for (int k = 1; k <= e; ++k)
+    max_lead = Kokkos::max(max_lead, g.lead(k) * g.r[k]);
+}
+
+/// \brief Prefix path, one team per prefix p: dP_p = sum over the prefix's rows of
+/// g_row · G_{K-1}[i]^T (D' x R), in row order, into dprefix(p, :). With \p atomic, also adds
+/// P_p^T · g_row into the gradient of the last core with atomics.
+template <class Scalar, class ExecutionSpace> struct TtLastCoreBackward {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using matrix = Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space>;
+  using const_matrix = Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space>;
+  TtDeviceCores<const Scalar, memory_space> g;
+  TtDeviceCores<Scalar, memory_space> grads;
+  Kokkos::View<const std::int64_t *, memory_space> ids, order, offsets;
+  const_matrix grad_rows, prefix;
+  matrix dprefix;
+  bool atomic = false;
+  int level = 0;
+
+  static int buffer_size(TtDeviceCores<const Scalar, memory_space> const &g) {
+    const int last = g.num_cores - 1;
+    return 2 * g.d[last] * g.r[last];
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(member_type const &team) const {
+    constexpr bool host = host_space_v<ExecutionSpace>;
+    const int last = g.num_cores - 1;
+    const int lead = g.lead(last), rank = g.r[last], dl = g.d[last];
+    const std::int64_t p = team.league_rank();
+    Scalar *gt = team_scratch<Scalar>(team, level, dl * rank);  // G^T (dl x R)
+    Scalar *dgt = team_scratch<Scalar>(team, level, dl * rank); // dG^T (dl x R)
+    Scalar *dp = &dprefix(p, 0);                                // dP (lead x R)
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, rank * lead), [&](int i) { dp[i] = 0; });
+    Scalar const *pp = &prefix(p, 0);
+    for (auto idx = offsets(p); idx < offsets(p + 1); ++idx) {
+      const auto row = order(idx);
+      const auto i = ids(row) % g.n[last];
+      Scalar const *gr = &grad_rows(row, 0); // g (lead x dl)
+      team.team_barrier();
+      team_transpose(team, rank, dl, g.slice(last, i), dl, gt, rank);
+      team.team_barrier();
+      // dP (lead x R) += g (lead x dl) · G^T (dl x R)
+      block_gemm<host>(team, lead, dl, rank, gr, dl, 1, gt, rank, dp, rank, true);
+      if (atomic) {
+        // dG^T (dl x R) = g^T (dl x lead) · P (lead x R)
+        block_gemm<host>(team, dl, lead, rank, gr, 1, dl, pp, rank, dgt, rank, false);
+        team.team_barrier();
+        team_add_transposed(team, rank, dl, dgt, grads.slice(last, i), true);
+      }
+    }
+  }
+};
+
+/// \brief Prefix path, deterministic gradient of the last core: one team per distinct last
+/// digit v, dG_{K-1}[v] += sum over its rows (in row order) of P_row^T · g_row.
+template <class Scalar, class ExecutionSpace> struct TtLastCoreGrad {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using const_matrix = Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space>;
+  TtDeviceCores<Scalar, memory_space> grads;
+  Kokkos::View<const std::int64_t *, memory_space> order, offsets, keys, row_prefix;
+  const_matrix grad_rows, prefix;
+  int level = 0;
+
+  static int buffer_size(TtDeviceCores<const Scalar, memory_space> const &g) {
+    const int last = g.num_cores - 1;
+    return g.d[last] * g.r[last];
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(member_type const &team) const {
+    const int last = grads.num_cores - 1;
+    const int lead = grads.lead(last), rank = grads.r[last], dl = grads.d[last];
+    const std::int64_t grp = team.league_rank();
+    Scalar *dgt = team_scratch<Scalar>(team, level, dl * rank);
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, dl * rank), [&](int i) { dgt[i] = 0; });
+    for (auto idx = offsets(grp); idx < offsets(grp + 1); ++idx) {
+      const auto row = order(idx);
+      team.team_barrier();
+      // dG^T (dl x R) += g^T (dl x lead) · P (lead x R)
+      block_gemm<host_space_v<ExecutionSpace>>(team, dl, lead, rank, &grad_rows(row, 0), 1, dl,
+                                               &prefix(row_prefix(row), 0), rank, dgt, rank, true);
+    }
+    team.team_barrier();
+    team_add_transposed(team, rank, dl, dgt, grads.slice(last, keys(grp)), false);
+  }
+};
+
+/// \brief Fast backward through a chain, one team per item: walks back from U(item, :) and
+/// adds every slice gradient L_k^T · M_k into the gradient cores with atomics.
+template <class Scalar, class ExecutionSpace> struct TtChainBackwardAtomic {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  TtDeviceCores<const Scalar, memory_space> g;
+  TtDeviceCores<Scalar, memory_space> grads;
+  Kokkos::View<const std::int64_t *, memory_space> keys;
+  Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space> upstream;
+  int e = 0;
+  int level = 0;
+
+  /// Scratch Scalars per team: L_2..L_{e-1}, two M buffers, one slice product, one G^T.
+  static int buffer_size(TtDeviceCores<const Scalar, memory_space> const &g, int e) {
+    int max_slice, max_lead, lefts = 0;
+    chain_sizes(g, e, max_slice, max_lead);
+    for (int k = 2; k < e; ++k)
+      lefts += g.lead(k) * g.r[k];
+    return lefts + 2 * max_lead + 2 * max_slice;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(member_type const &team) const {
+    const std::int64_t item = team.league_rank();
+    std::int64_t dig[max_tt_cores];
+    g.digits(keys(item), e, dig);
+    int max_slice, max_lead;
+    chain_sizes(g, e, max_slice, max_lead);
+    Scalar const *left[max_tt_cores] = {};
+    left[1] = g.slice(0, dig[0]);
+    for (int k = 2; k < e; ++k) {
+      Scalar *l = team_scratch<Scalar>(team, level, g.lead(k) * g.r[k]);
+      const int cols = g.slice_cols(k - 1);
+      block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(k - 1), g.r[k - 1], cols, left[k - 1],
+                                               g.r[k - 1], 1, g.slice(k - 1, dig[k - 1]), cols, l,
+                                               cols, false);
+      team.team_barrier();
+      left[k] = l;
+    }
+    Scalar *mbuf[2] = {team_scratch<Scalar>(team, level, max_lead),
+                       team_scratch<Scalar>(team, level, max_lead)};
+    Scalar *prod = team_scratch<Scalar>(team, level, max_slice);
+    Scalar *gt = team_scratch<Scalar>(team, level, max_slice);
+    Scalar const *m = &upstream(item, 0);
+    for (int k = e - 1; k >= 0; --k) {
+      const int rows = g.lead(k), cols = g.slice_cols(k), rk = g.r[k];
+      Scalar *dslice = grads.slice(k, dig[k]);
+      if (k == 0) {
+        team_add(team, cols, m, dslice, true);
+        break;
+      }
+      block_gemm<host_space_v<ExecutionSpace>>(team, rk, rows, cols, left[k], 1, rk, m, cols, prod,
+                                               cols, false);
+      team_transpose(team, rk, cols, g.slice(k, dig[k]), cols, gt, rk);
+      team.team_barrier();
+      team_add(team, rk * cols, prod, dslice, true);
+      Scalar *next = mbuf[k % 2];
+      block_gemm<host_space_v<ExecutionSpace>>(team, rows, cols, rk, m, cols, 1, gt, rk, next, rk,
+                                               false);
+      team.team_barrier();
+      m = next;
+    }
+  }
+};
+
+/// \brief Deterministic backward through a chain: one team per (core k, distinct digit v)
+/// group of items, in increasing item order, sums L_k^T · M_k of its items (recomputing L_k
+/// and M_k per item) and adds the sum into dG_k[v]. Each group owns its slice: no atomics.
+template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
+  using index_view = Kokkos::View<const std::int64_t *, memory_space>;
+  TtDeviceCores<const Scalar, memory_space> g;
+  TtDeviceCores<Scalar, memory_space> grads;
+  index_view keys;
+  Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space> upstream;
+  index_view order[max_tt_cores], offsets[max_tt_cores], group_keys[max_tt_cores];
+  std::int64_t first_team[max_tt_cores + 1] = {}; ///< teams of core k: [first_team[k], ..[k+1])
+  int e = 0;
+  int level = 0;
+
+  /// Scratch Scalars per team: the sum, two L buffers, two M buffers, one G^T.
+  static int buffer_size(TtDeviceCores<const Scalar, memory_space> const &g, int e) {
+    int max_slice, max_lead;
+    chain_sizes(g, e, max_slice, max_lead);
+    return 2 * max_slice + 4 * max_lead;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(member_type const &team) const {
+    const std::int64_t t = team.league_rank();
+    int k = 0;
+    while (t >= first_team[k + 1])
+      ++k;
+    const std::int64_t grp = t - first_team[k];
+    int max_slice, max_lead;
+    chain_sizes(g, e, max_slice, max_lead);
+    Scalar *sum = team_scratch<Scalar>(team, level, max_slice);
+    Scalar *gt = team_scratch<Scalar>(team, level, max_slice);
+    Scalar *lbuf[2] = {team_scratch<Scalar>(team, level, max_lead),
+                       team_scratch<Scalar>(team, level, max_lead)};
+    Scalar *mbuf[2] = {team_scratch<Scalar>(team, level, max_lead),
+                       team_scratch<Scalar>(team, level, max_lead)};
+    const int rows = g.lead(k), cols = g.slice_cols(k), rk = g.r[k];
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, rk * cols), [&](int i) { sum[i] = 0; });
+    std::int64_t dig[max_tt_cores];
+    for (auto idx = offsets[k](grp); idx < offsets[k](grp + 1); ++idx) {
+      const auto item = order[k](idx);
+      g.digits(keys(item), e, dig);
+      team.team_barrier();
+      // L_k by the forward chain over cores 0..k-1.
+      Scalar const *left = k >= 1 ? g.slice(0, dig[0]) : nullptr;
+      for (int j = 1; j < k; ++j) {
+        const int c = g.slice_cols(j);
+        block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(j), g.r[j], c, left, g.r[j], 1,
+                                                 g.slice(j, dig[j]), c, lbuf[j % 2], c, false);
+        team.team_barrier();
+        left = lbuf[j % 2];
+      }
+      // M_k by walking back from U over cores e-1..k+1.
+      Scalar const *m = &upstream(item, 0);
+      for (int j = e - 1; j > k; --j) {
+        const int c = g.slice_cols(j), rj = g.r[j];
+        team_transpose(team, rj, c, g.slice(j, dig[j]), c, gt, rj);
+        team.team_barrier();
+        block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(j), c, rj, m, c, 1, gt, rj,
+                                                 mbuf[j % 2], rj, false);
+        team.team_barrier();
+        m = mbuf[j % 2];
+      }
+      if (k == 0)
+        team_add(team, cols, m, sum, false);
+      else
+        block_gemm<host_space_v<ExecutionSpace>>(team, rk, rows, cols, left, 1, rk, m, cols, sum,
+                                                 cols, true);
+    }
+    team.team_barrier();
+    team_add(team, rk * cols, sum, grads.slice(k, group_keys[k](grp)), false);
+  }
+};
+
+} // namespace ttgnn::detail
+
+#endif

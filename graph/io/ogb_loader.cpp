@@ -1,0 +1,371 @@
+#include "graph/io/ogb_loader.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "core/error.hpp"
+#include "core/parse_number.hpp"
+#include "graph/io/npy_reader.hpp"
+#include "graph/io/table_readers.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace ttgnn {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The files of one OGB folder, located (and checked to exist) before anything is parsed.
+struct OgbFiles {
+  bool binary = false;
+  std::string meta, edge, num_nodes, num_edges, label, feat, year; // text layout
+  std::string data_npz, label_npz;                                 // binary layout
+  std::string train, valid, test;
+
+  std::vector<std::string> all() const {
+    std::vector<std::string> out;
+    for (auto const *p : {&meta, &edge, &num_nodes, &num_edges, &label, &feat, &year, &data_npz,
+                          &label_npz, &train, &valid, &test})
+      if (!p->empty())
+        out.push_back(*p);
+    return out;
+  }
+};
+
+std::string find_with_ext(fs::path const &base) {
+  for (char const *ext : {".csv.gz", ".csv"}) {
+    fs::path p = base;
+    p += ext;
+    if (fs::exists(p))
+      return p.string();
+  }
+  return "";
+}
+
+std::string require(std::string const &dir, std::string const &name) {
+  std::string path = find_ogb_file(dir, name);
+  if (path.empty())
+    throw InputError((fs::path(dir) / "raw" / name).string() + ".csv[.gz]: missing required file");
+  return path;
+}
+
+OgbFiles locate(std::string const &dir, LoadOptions const &options) {
+  if (!fs::is_directory(dir))
+    throw InputError(dir + ": dataset folder not found");
+  OgbFiles f;
+  const fs::path root(dir);
+  if (fs::exists(root / "meta.csv"))
+    f.meta = (root / "meta.csv").string();
+  const fs::path npz = root / "raw" / "data.npz";
+  f.binary = fs::exists(npz) && find_ogb_file(dir, "edge").empty();
+  if (f.binary) {
+    f.data_npz = npz.string();
+    if (fs::exists(root / "raw" / "node-label.npz"))
+      f.label_npz = (root / "raw" / "node-label.npz").string();
+  } else {
+    if (!fs::is_directory(root / "raw"))
+      throw InputError((root / "raw").string() + ": missing required folder (not an OGB layout)");
+    f.edge = require(dir, "edge");
+    f.num_nodes = require(dir, "num-node-list");
+    f.num_edges = require(dir, "num-edge-list");
+    f.label = find_ogb_file(dir, "node-label");
+    f.feat = find_ogb_file(dir, "node-feat");
+    f.year = find_ogb_file(dir, "node_year");
+  }
+  if (!options.split.empty()) {
+    const fs::path sd = root / "split" / options.split;
+    if (!fs::is_directory(sd)) {
+      std::string available;
+      std::error_code ec;
+      if (fs::is_directory(root / "split"))
+        for (auto const &e : fs::directory_iterator(root / "split", ec))
+          available += (available.empty() ? "" : ", ") + e.path().filename().string();
+      throw InputError(sd.string() + ": split folder not found (available: " +
+                       (available.empty() ? "none" : available) + ")");
+    }
+    const std::pair<char const *, std::string *> parts[] = {
+        {"train", &f.train}, {"valid", &f.valid}, {"test", &f.test}};
+    for (auto [part, out] : parts) {
+      *out = find_with_ext(sd / part);
+      if (out->empty())
+        throw InputError((sd / part).string() + ".csv[.gz]: missing required file");
+    }
+  }
+  return f;
+}
+
+bool truthy(std::map<std::string, std::string> const &kv, std::string const &key, bool &value) {
+  auto it = kv.find(key);
+  if (it == kv.end())
+    return false;
+  std::string v = it->second;
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+  value = v == "true" || v == "1";
+  return true;
+}
+
+std::int64_t meta_int(std::map<std::string, std::string> const &kv, std::string const &key,
+                      std::string const &path) {
+  auto it = kv.find(key);
+  if (it == kv.end())
+    return -1;
+  std::int64_t v = -1;
+  auto const &s = it->second;
+  if (!try_parse_int(s, v) || v < 0)
+    throw InputError(path + ": " + key + " is '" + s + "', expected a non-negative integer");
+  return v;
+}
+
+std::int64_t npz_count(std::string const &npz, std::string const &member) {
+  NpyReader r = NpyReader::open_npz_member(npz, member);
+  if (r.header().num_elements() != 1)
+    throw InputError(r.where() + ": expected one count (node datasets hold one graph)");
+  std::int64_t v = -1;
+  r.read(&v, 1);
+  if (v < 0)
+    throw InputError(r.where() + ": negative count");
+  return v;
+}
+
+std::string dataset_name(std::string const &dir, std::map<std::string, std::string> const &meta) {
+  if (auto it = meta.find("source"); it != meta.end() && !it->second.empty())
+    return it->second;
+  fs::path p = fs::absolute(dir).lexically_normal();
+  if (!p.has_filename())
+    p = p.parent_path();
+  if (p.filename() == "ogb" && p.has_parent_path())
+    return p.parent_path().filename().string();
+  return p.filename().string();
+}
+
+Kokkos::View<std::int64_t *, Kokkos::HostSpace> to_view(std::vector<std::int64_t> const &v,
+                                                        char const *label) {
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> out(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), v.size());
+  std::copy(v.begin(), v.end(), out.data());
+  return out;
+}
+
+/// Number of label columns: T > 1 for a multi-label file (ogbn-proteins: 112), else 1 (0
+/// when there is no label file).
+std::int64_t label_columns(OgbFiles const &files) {
+  if (files.binary) {
+    if (files.label_npz.empty())
+      return 0;
+    const auto shape = io::npy_shape(files.label_npz, "node_label.npy");
+    return shape.size() == 2 ? shape[1] : 1;
+  }
+  return files.label.empty() ? 0 : io::peek_label_columns_text(files.label);
+}
+
+/// Reads the multi-label targets of \p files into \p d (labels all -1, num_classes = T).
+template <class Ordinal>
+void load_multilabels(OgbFiles const &files, std::int64_t n, Dataset<Ordinal> &d) {
+  d.multilabels = files.binary ? io::read_multilabels_npy(files.label_npz, "node_label.npy", n)
+                               : io::read_multilabels_text(files.label, n);
+  d.num_classes = static_cast<int>(d.multilabels.extent(1));
+  d.labels = Kokkos::View<std::int32_t *, Kokkos::HostSpace>("ttgnn::load::labels", n);
+  Kokkos::deep_copy(d.labels, -1);
+}
+
+} // namespace
+
+std::string find_ogb_file(std::string const &dir, std::string const &name) {
+  return find_with_ext(fs::path(dir) / "raw" / name);
+}
+
+template <class Ordinal>
+Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, LoadInfo *info) {
+  const auto start = std::chrono::steady_clock::now();
+  LoadInfo local;
+  LoadInfo &li = info ? *info : local;
+  li = LoadInfo{};
+  const OgbFiles files = locate(dir, options);
+  const auto meta =
+      files.meta.empty() ? std::map<std::string, std::string>{} : io::read_key_values(files.meta);
+  bool symmetrize = true;
+  if (options.edges == LoadOptions::Edges::from_meta) {
+    bool inverse = true, directed = false;
+    const bool has_inverse = truthy(meta, "add_inverse_edge", inverse);
+    const bool has_directed = truthy(meta, "is_directed", directed);
+    symmetrize = !(has_inverse && !inverse && has_directed && directed);
+  } else {
+    symmetrize = options.edges == LoadOptions::Edges::symmetrize;
+  }
+  li.symmetrized = symmetrize;
+
+  const std::string name = dataset_name(dir, meta);
+  Dataset<Ordinal> d;
+  std::string key;
+  auto finish = [&] {
+    li.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (!options.cache_dir.empty()) {
+    const std::string identity =
+        "ttgnn ogb dataset\ndir " + fs::canonical(dir).string() + "\nordinal " +
+        std::to_string(sizeof(Ordinal)) + "\nsymmetrize " + std::to_string(symmetrize) +
+        "\nself_loops " + std::to_string(options.self_loops) + "\nfeatures " +
+        std::to_string(options.features) + "\nfeature_layout " + to_string(options.feature_layout) +
+        "\nsplit " + options.split + "\n";
+    key = identity + file_fingerprint(files.all());
+    li.cache_path = graph_cache_path(options.cache_dir, identity, name);
+    li.cache = read_graph_cache(li.cache_path, key, d, &li.cache_detail);
+    if (li.cache == CacheStatus::hit) {
+      li.num_classes_source = "cache";
+      // The cache keeps the graph, features and split; multi-label targets are read again.
+      if (label_columns(files) > 1)
+        load_multilabels(files, d.num_nodes(), d);
+      finish();
+      return d;
+    }
+  }
+
+  // ---- counts and meta.csv cross-checks
+  std::int64_t n = 0, e = -1;
+  if (files.binary) {
+    std::set<std::string> members;
+    for (auto &m : NpyReader::npz_members(files.data_npz))
+      members.insert(m);
+    for (char const *m : {"edge_index.npy", "num_nodes_list.npy"})
+      if (!members.count(m))
+        throw InputError(files.data_npz + ": archive has no member '" + m + "'");
+    n = npz_count(files.data_npz, "num_nodes_list.npy");
+    if (members.count("num_edges_list.npy"))
+      e = npz_count(files.data_npz, "num_edges_list.npy");
+  } else {
+    n = io::read_count_text(files.num_nodes);
+    e = io::read_count_text(files.num_edges);
+  }
+  const std::string counts_file = files.binary ? files.data_npz : files.num_nodes;
+  if (auto mn = meta_int(meta, "num_nodes", files.meta); mn >= 0 && mn != n)
+    throw InputError(files.meta + ": num_nodes " + std::to_string(mn) + " but " + counts_file +
+                     " says " + std::to_string(n));
+  if (auto me = meta_int(meta, "num_edges", files.meta); me >= 0 && e >= 0 && me != e)
+    throw InputError(files.meta + ": num_edges " + std::to_string(me) +
+                     " but the edge count file says " + std::to_string(e));
+  if (n > 0 && n - 1 > static_cast<std::int64_t>(std::numeric_limits<Ordinal>::max()))
+    throw ConfigError(dir + ": " + std::to_string(n) + " nodes do not fit a " +
+                      std::to_string(8 * sizeof(Ordinal)) + "-bit node id; load with int64");
+
+  auto gigabytes = [](double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", bytes / 1e9);
+    return std::string(text);
+  };
+  // An absurd count is an input error, not an allocation failure halfway through the load.
+  const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  if (const double need = 12.0 * static_cast<double>(n); memory > 0 && need > memory)
+    throw InputError(counts_file + ": " + std::to_string(n) + " nodes need at least " +
+                     gigabytes(need) + " GB (row offsets and labels), more than the " +
+                     gigabytes(memory) + " GB of memory of this machine");
+
+  // ---- small per-node files and the split, checked before the big ones
+  const std::int64_t meta_classes = meta_int(meta, "num_classes", files.meta);
+  if (label_columns(files) > 1) {
+    load_multilabels(files, n, d);
+    li.num_classes_source = "label columns (multi-label)";
+  } else if (!files.label.empty() || !files.label_npz.empty()) {
+    d.labels = files.binary ? io::read_labels_npy(files.label_npz, "node_label.npy", n)
+                            : io::read_labels_text(files.label, n);
+    li.num_classes_source = meta_classes > 0 ? "meta.csv" : "max label + 1";
+    d.num_classes = io::check_labels(
+        d.labels, static_cast<int>(std::max<std::int64_t>(meta_classes, 0)),
+        files.binary ? files.label_npz : files.label, "meta.csv", files.binary ? 0 : 1);
+  } else {
+    d.labels = Kokkos::View<std::int32_t *, Kokkos::HostSpace>("ttgnn::load::labels", n);
+    Kokkos::deep_copy(d.labels, -1);
+    d.num_classes = static_cast<int>(std::max<std::int64_t>(meta_classes, 0));
+    li.num_classes_source = meta_classes > 0 ? "meta.csv" : "none";
+  }
+  if (!options.split.empty()) {
+    d.train = to_view(io::read_ints_text(files.train, n), "ttgnn::load::train");
+    d.valid = to_view(io::read_ints_text(files.valid, n), "ttgnn::load::valid");
+    d.test = to_view(io::read_ints_text(files.test, n), "ttgnn::load::test");
+    d.split_name = options.split;
+  }
+  if (!files.year.empty()) {
+    auto years = io::read_ints_text(files.year, -1);
+    if (static_cast<std::int64_t>(years.size()) != n)
+      throw InputError(files.year + ": " + std::to_string(years.size()) + " lines for " +
+                       std::to_string(n) + " nodes");
+    d.node_year = Kokkos::View<std::int32_t *, Kokkos::HostSpace>("ttgnn::load::node_year", n);
+    for (std::int64_t i = 0; i < n; ++i)
+      d.node_year(i) = static_cast<std::int32_t>(years[i]);
+  }
+
+  // ---- edges (text with N > 0: streamed twice straight into the CSR, no edge list), then
+  // features
+  const CsrBuildOptions csr_options{symmetrize, options.self_loops};
+  const bool stream = !files.binary && n > 0;
+  io::EdgeList<Ordinal> edges;
+  std::int64_t edges_read = 0;
+  if (stream) {
+    d.graph = io::read_edges_text_csr<Ordinal>(files.edge, n, io::EdgeTextFormat{}, csr_options,
+                                               &edges_read);
+  } else {
+    edges = files.binary ? io::read_edges_npz<Ordinal>(files.data_npz, "edge_index.npy", n)
+                         : io::read_edges_text<Ordinal>(files.edge, n, io::EdgeTextFormat{}, e);
+    edges_read = static_cast<std::int64_t>(edges.src.size());
+  }
+  if (e >= 0 && edges_read != e)
+    throw InputError((files.binary ? files.data_npz : files.edge) + ": " +
+                     std::to_string(edges_read) + " edges but the edge count file says " +
+                     std::to_string(e));
+  std::set<std::string> members;
+  if (files.binary) {
+    for (auto &m : NpyReader::npz_members(files.data_npz))
+      members.insert(m);
+    if (members.count("node_year.npy"))
+      d.node_year = io::read_node_ints_npy(files.data_npz, "node_year.npy", n);
+  }
+  const bool has_feat = files.binary ? members.count("node_feat.npy") > 0 : !files.feat.empty();
+  if (has_feat && options.features) {
+    io::FeatureTable t =
+        files.binary
+            ? io::choose_feature_layout(io::read_features_npy(files.data_npz, "node_feat.npy", n),
+                                        options.feature_layout)
+            : io::read_features_text(files.feat, n, options.feature_layout);
+    d.features = t.dense;
+    d.sparse_features = t.sparse;
+  } else if (has_feat) {
+    std::int64_t f = 0;
+    if (files.binary) {
+      auto shape = io::npy_shape(files.data_npz, "node_feat.npy");
+      f = shape.size() == 2 ? shape[1] : 1;
+    } else {
+      f = io::peek_feature_dim_text(files.feat);
+    }
+    d.features = decltype(d.features)("ttgnn::load::features", 0, f);
+  }
+
+  // ---- CSR
+  if (!stream)
+    d.graph = io::edges_to_csr(edges, n, csr_options);
+  d.name = name;
+  if (!options.cache_dir.empty()) {
+    try {
+      write_graph_cache(li.cache_path, key, d);
+      li.cache_written = true;
+    } catch (InputError const &err) {
+      li.cache_detail = err.what();
+    }
+  }
+  finish();
+  return d;
+}
+
+template Dataset<std::int32_t> load_ogb<std::int32_t>(std::string const &, LoadOptions const &,
+                                                      LoadInfo *);
+template Dataset<std::int64_t> load_ogb<std::int64_t>(std::string const &, LoadOptions const &,
+                                                      LoadInfo *);
+
+} // namespace ttgnn

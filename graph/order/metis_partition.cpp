@@ -1,0 +1,329 @@
+#include "graph/order/metis_partition.hpp"
+
+#include "core/counter_rng.hpp"
+#include "core/error.hpp"
+
+#include <metis.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ttgnn {
+
+static_assert(IDXTYPEWIDTH == 8 * sizeof(idx_t), "metis.h: IDXTYPEWIDTH disagrees with idx_t");
+static_assert(sizeof(idx_t) == 4 || sizeof(idx_t) == 8, "METIS idx_t must be 32 or 64 bits");
+
+namespace {
+
+using Id = std::int64_t;
+
+// METIS_SetDefaultOptions writes METIS_NOPTIONS idx_t values of -1. A library built with a
+// different idx_t than this header writes twice or half as many bytes: fill a guard region and
+// see exactly which entries changed.
+int check_index_width() {
+  constexpr int guard = 8;
+  std::vector<idx_t> buf(2 * METIS_NOPTIONS + guard);
+  std::fill(buf.begin(), buf.end(), static_cast<idx_t>(0x5a5a5a5a));
+  METIS_SetDefaultOptions(buf.data());
+  for (int i = 0; i < static_cast<int>(buf.size()); ++i) {
+    const bool want = i < METIS_NOPTIONS;
+    if ((buf[i] == -1) != want)
+      throw LibraryError("METIS library and metis.h disagree on the width of idx_t (header: " +
+                         std::to_string(IDXTYPEWIDTH) +
+                         " bits); rebuild against the METIS headers of the installed library");
+  }
+  return IDXTYPEWIDTH;
+}
+
+std::string metis_status(int rc) {
+  switch (rc) {
+  case METIS_ERROR_INPUT:
+    return "METIS_ERROR_INPUT (METIS rejected the graph or an option)";
+  case METIS_ERROR_MEMORY:
+    return "METIS_ERROR_MEMORY (METIS could not allocate memory)";
+  case METIS_ERROR:
+    return "METIS_ERROR (METIS reported an internal error)";
+  default:
+    return "unknown METIS return code " + std::to_string(rc);
+  }
+}
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  return splitmix64_hash(x);
+}
+
+// Priority of the undirected edge {u, v}: the same from both ends.
+std::uint64_t edge_priority(std::uint64_t seed, Id u, Id v) {
+  const Id lo = std::min(u, v), hi = std::max(u, v);
+  return splitmix64(splitmix64(seed ^ static_cast<std::uint64_t>(lo)) +
+                    static_cast<std::uint64_t>(hi));
+}
+
+template <class ExecutionSpace, class Ordinal>
+void check_symmetric(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &g) {
+  auto row_map = g.row_map;
+  auto entries = g.entries;
+  const Id n = g.num_nodes();
+  Id missing = 0;
+  Kokkos::parallel_reduce(
+      "ttgnn::metis::check_symmetric",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, n),
+      [=](Id u, Id &sum) {
+        for (Id a = row_map(u); a < row_map(u + 1); ++a) {
+          const Id v = entries(a);
+          if (v < 0 || v >= n) {
+            ++sum;
+            continue;
+          }
+          const Ordinal *b = entries.data() + row_map(v), *e = entries.data() + row_map(v + 1);
+          if (!std::binary_search(b, e, static_cast<Ordinal>(u)))
+            ++sum;
+        }
+      },
+      missing);
+  if (missing == 0)
+    return;
+  for (Id u = 0; u < n; ++u)
+    for (Id a = row_map(u); a < row_map(u + 1); ++a) {
+      const Id v = entries(a);
+      if (v < 0 || v >= n)
+        throw InputError("graph for METIS: node " + std::to_string(u) + " has neighbour " +
+                         std::to_string(v) + " outside [0, " + std::to_string(n) + ")");
+      if (!std::binary_search(entries.data() + row_map(v), entries.data() + row_map(v + 1),
+                              static_cast<Ordinal>(u)))
+        throw InputError("graph for METIS is not symmetric: arc " + std::to_string(u) + " -> " +
+                         std::to_string(v) + " has no reverse (" + std::to_string(missing) +
+                         " such arcs); METIS needs an undirected graph");
+    }
+}
+
+// CSR without self loops in METIS' index type.
+template <class ExecutionSpace, class Ordinal>
+void to_metis(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &g,
+              std::vector<idx_t> &xadj, std::vector<idx_t> &adjncy) {
+  const Id n = g.num_nodes();
+  auto row_map = g.row_map;
+  auto entries = g.entries;
+  Kokkos::View<Id *, Kokkos::HostSpace> offsets("ttgnn::metis::offsets", n + 1);
+  using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>;
+  Kokkos::parallel_scan("ttgnn::metis::count", Policy(space, 0, n), [=](Id u, Id &sum, bool final) {
+    for (Id a = row_map(u); a < row_map(u + 1); ++a)
+      sum += entries(a) != u;
+    if (final)
+      offsets(u + 1) = sum;
+  });
+  space.fence();
+  xadj.resize(n + 1);
+  adjncy.resize(std::max<Id>(offsets(n), 1)); // METIS dislikes a null adjncy
+  idx_t *x = xadj.data(), *adj = adjncy.data();
+  Kokkos::parallel_for("ttgnn::metis::fill", Policy(space, 0, n), [=](Id u) {
+    Id k = offsets(u);
+    x[u] = static_cast<idx_t>(k);
+    for (Id a = row_map(u); a < row_map(u + 1); ++a)
+      if (entries(a) != u)
+        adj[k++] = static_cast<idx_t>(entries(a));
+  });
+  space.fence();
+  xadj[n] = static_cast<idx_t>(offsets(n));
+}
+
+} // namespace
+
+int metis_index_bits() {
+  static std::once_flag once;
+  static int bits = 0;
+  std::call_once(once, [] { bits = check_index_width(); });
+  return bits;
+}
+
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
+CsrGraph<Ordinal, Kokkos::HostSpace>
+sparsify_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &g,
+               std::int64_t max_arcs_per_node, std::uint64_t seed) {
+  if (max_arcs_per_node < 1)
+    throw ConfigError("sparsify_graph: keep at least 1 arc per node (got " +
+                      std::to_string(max_arcs_per_node) + ")");
+  const Id n = g.num_nodes(), k = max_arcs_per_node;
+  auto row_map = g.row_map;
+  auto entries = g.entries;
+  using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>;
+  // Threshold of node u: the k-th smallest priority among its non-loop arcs (max if fewer).
+  Kokkos::View<std::uint64_t *, Kokkos::HostSpace> threshold(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::sparsify::threshold"), n);
+  Kokkos::parallel_for("ttgnn::sparsify::threshold", Policy(space, 0, n), [=](Id u) {
+    std::vector<std::uint64_t> pri;
+    for (Id a = row_map(u); a < row_map(u + 1); ++a)
+      if (entries(a) != u)
+        pri.push_back(edge_priority(seed, u, entries(a)));
+    if (static_cast<Id>(pri.size()) <= k) {
+      threshold(u) = std::numeric_limits<std::uint64_t>::max();
+      return;
+    }
+    std::nth_element(pri.begin(), pri.begin() + (k - 1), pri.end());
+    threshold(u) = pri[k - 1];
+  });
+  auto keep = [=](Id u, Id v) {
+    if (u == v)
+      return false;
+    const std::uint64_t p = edge_priority(seed, u, v);
+    return p <= threshold(u) || p <= threshold(v);
+  };
+  CsrGraph<Ordinal, Kokkos::HostSpace> out;
+  out.row_map = decltype(out.row_map)("ttgnn::sparsify::row_map", n + 1);
+  auto out_rows = out.row_map;
+  Kokkos::parallel_scan("ttgnn::sparsify::count", Policy(space, 0, n),
+                        [=](Id u, Id &sum, bool final) {
+                          for (Id a = row_map(u); a < row_map(u + 1); ++a)
+                            sum += keep(u, entries(a));
+                          if (final)
+                            out_rows(u + 1) = sum;
+                        });
+  space.fence();
+  out.entries = decltype(out.entries)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::sparsify::entries"), out_rows(n));
+  auto out_entries = out.entries;
+  Kokkos::parallel_for("ttgnn::sparsify::fill", Policy(space, 0, n), [=](Id u) {
+    Id j = out_rows(u);
+    for (Id a = row_map(u); a < row_map(u + 1); ++a)
+      if (keep(u, entries(a)))
+        out_entries(j++) = entries(a);
+  });
+  space.fence();
+  return out;
+}
+
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
+MetisResult metis_partition(ExecutionSpace const &space,
+                            CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                            std::int64_t num_parts, MetisOptions const &options) {
+  const Id n = graph.num_nodes();
+  if (num_parts < 1)
+    throw ConfigError("METIS: the number of parts must be >= 1 (got " + std::to_string(num_parts) +
+                      ")");
+  if (num_parts > std::numeric_limits<std::int32_t>::max())
+    throw ConfigError("METIS: at most 2^31-1 parts (got " + std::to_string(num_parts) + ")");
+  if (options.check_symmetric)
+    check_symmetric(space, graph);
+  MetisResult r;
+  r.num_parts = num_parts;
+  r.part = decltype(r.part)("ttgnn::metis::part", n);
+  auto all = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, n);
+  {
+    auto row_map = graph.row_map;
+    auto entries = graph.entries;
+    Id loops = 0;
+    Kokkos::parallel_reduce(
+        "ttgnn::metis::loops", all,
+        KOKKOS_LAMBDA(Id u, Id & sum) {
+          for (Id a = row_map(u); a < row_map(u + 1); ++a)
+            sum += entries(a) == u;
+        },
+        loops);
+    r.num_edges = (graph.num_arcs() - loops) / 2;
+  }
+  auto part = r.part;
+  if (num_parts == 1 || n == 0)
+    return r; // all zeros
+  if (num_parts >= n) {
+    Kokkos::parallel_for(
+        "ttgnn::metis::singletons", all,
+        KOKKOS_LAMBDA(Id v) { part(v) = static_cast<std::int32_t>(v); });
+    space.fence();
+    r.edge_cut = r.num_edges;
+    return r;
+  }
+  if (r.num_edges == 0) {
+    Kokkos::parallel_for(
+        "ttgnn::metis::blocks", all,
+        KOKKOS_LAMBDA(Id v) { part(v) = static_cast<std::int32_t>(v * num_parts / n); });
+    space.fence();
+    return r;
+  }
+
+  const int bits = metis_index_bits();
+  const Id idx_max = static_cast<Id>(std::numeric_limits<idx_t>::max());
+  const Id limit = options.arc_limit > 0 ? std::min(options.arc_limit, idx_max) : idx_max;
+  if (n > idx_max)
+    throw ConfigError("METIS (" + std::to_string(bits) + "-bit idx_t) cannot index " +
+                      std::to_string(n) + " nodes");
+  std::vector<idx_t> xadj, adjncy;
+  const Id arcs = 2 * r.num_edges;
+  if (arcs > limit) {
+    if (options.max_arcs_per_node <= 0)
+      throw ConfigError("graph has " + std::to_string(arcs) + " arcs but METIS (" +
+                        std::to_string(bits) + "-bit idx_t) takes at most " +
+                        std::to_string(limit) +
+                        "; choose a sparsification (keep at most k arcs per node, e.g. "
+                        "--metis-max-degree " +
+                        std::to_string(std::max<Id>(1, limit / (2 * n))) + ")");
+    auto sparse = sparsify_graph(space, graph, options.max_arcs_per_node, options.seed);
+    r.sparsified = true;
+    r.arcs_dropped = arcs - sparse.num_arcs();
+    if (sparse.num_arcs() > limit)
+      throw ConfigError("keeping at most " + std::to_string(options.max_arcs_per_node) +
+                        " arcs per node still leaves " + std::to_string(sparse.num_arcs()) +
+                        " arcs, more than METIS takes (" + std::to_string(limit) +
+                        "); choose a smaller k");
+    to_metis(space, sparse, xadj, adjncy);
+  } else {
+    to_metis(space, graph, xadj, adjncy);
+  }
+  r.arcs_to_metis = xadj[n];
+
+  idx_t opts[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(opts);
+  opts[METIS_OPTION_OBJTYPE] = METIS_OBJTYPE_CUT;
+  opts[METIS_OPTION_NUMBERING] = 0;
+  opts[METIS_OPTION_SEED] = static_cast<idx_t>((options.seed ^ (options.seed >> 32)) & 0x7fffffff);
+  opts[METIS_OPTION_UFACTOR] = std::max(1, options.imbalance_permille);
+  opts[METIS_OPTION_NCUTS] = std::max(1, options.num_cuts);
+  idx_t nvtxs = static_cast<idx_t>(n), ncon = 1, nparts = static_cast<idx_t>(num_parts), objval = 0;
+  std::vector<idx_t> out(n);
+  const bool kway = options.algorithm == MetisAlgorithm::kway;
+  const int rc =
+      kway
+          ? METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr,
+                                nullptr, &nparts, nullptr, nullptr, opts, &objval, out.data())
+          : METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr,
+                                     nullptr, &nparts, nullptr, nullptr, opts, &objval, out.data());
+  if (rc != METIS_OK)
+    throw LibraryError(std::string(kway ? "METIS_PartGraphKway" : "METIS_PartGraphRecursive") +
+                       " failed on a graph of " + std::to_string(n) + " nodes and " +
+                       std::to_string(xadj[n]) + " arcs into " + std::to_string(num_parts) +
+                       " parts: " + metis_status(rc));
+  r.called_metis = true;
+  for (Id v = 0; v < n; ++v) {
+    if (out[v] < 0 || out[v] >= nparts)
+      throw LibraryError("METIS returned part " + std::to_string(out[v]) + " for node " +
+                         std::to_string(v) + ", outside [0, " + std::to_string(num_parts) + ")");
+    part(v) = static_cast<std::int32_t>(out[v]);
+  }
+  r.edge_cut = count_edge_cut(space, graph, part);
+  return r;
+}
+
+#define TTGNN_INSTANTIATE_METIS(SPACE, ORDINAL)                                                    \
+  template MetisResult metis_partition<SPACE, ORDINAL>(                                            \
+      SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &, std::int64_t,                   \
+      MetisOptions const &);                                                                       \
+  template CsrGraph<ORDINAL, Kokkos::HostSpace> sparsify_graph<SPACE, ORDINAL>(                    \
+      SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &, std::int64_t, std::uint64_t);
+#define TTGNN_INSTANTIATE_METIS_SPACE(SPACE)                                                       \
+  TTGNN_INSTANTIATE_METIS(SPACE, std::int32_t)                                                     \
+  TTGNN_INSTANTIATE_METIS(SPACE, std::int64_t)
+
+#ifdef KOKKOS_ENABLE_SERIAL
+TTGNN_INSTANTIATE_METIS_SPACE(Kokkos::Serial)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+TTGNN_INSTANTIATE_METIS_SPACE(Kokkos::OpenMP)
+#endif
+#ifdef KOKKOS_ENABLE_THREADS
+TTGNN_INSTANTIATE_METIS_SPACE(Kokkos::Threads)
+#endif
+
+} // namespace ttgnn

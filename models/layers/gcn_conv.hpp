@@ -1,0 +1,119 @@
+#ifndef TTGNN_MODELS_GCN_CONV_HPP
+#define TTGNN_MODELS_GCN_CONV_HPP
+/// \file gcn_conv.hpp
+/// \brief Graph convolution (Kipf & Welling): y = A x W + b with A the normalised adjacency
+/// (models/layers/gcn_norm.hpp: gcn_norm). Like PyG's GCNConv: Glorot weight, zero bias.
+///
+/// The product is ordered to keep the sparse product narrow: A (x W) when the layer shrinks
+/// the width (in > out), (A x) W otherwise.
+
+#include "core/linalg/column_sums.hpp"
+#include "core/linalg/dense_gemm.hpp"
+#include "models/layers/graph_operator.hpp"
+#include "models/layers/dense_weights.hpp"
+#include "models/layers/layer.hpp"
+#include "models/layers/linear.hpp"
+#include "models/layers/parameter_init.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace ttgnn {
+
+/// \brief y = A x W + b over a GraphOperator (full graph or a sampled block).
+template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
+class GCNConv : public Layer<Scalar, ExecutionSpace> {
+public:
+  using typename Layer<Scalar, ExecutionSpace>::matrix_type;
+  using typename Layer<Scalar, ExecutionSpace>::vector_type;
+  using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
+
+  /// \param in_features, out_features shape of W, \param bias whether b exists
+  /// \param seed initialisation seed (reset_parameters)
+  GCNConv(std::int64_t in_features, std::int64_t out_features, bool bias = true,
+          std::uint64_t seed = 0)
+      : in_(in_features), out_(out_features),
+        w_("gcn_conv", {"weight"}, in_features, out_features, bias) {
+    reset_parameters(seed);
+  }
+
+  std::int64_t in_features() const { return in_; }
+  std::int64_t out_features() const { return out_; }
+  matrix_type weight() const {
+    return w_.weight();
+  }
+  matrix_type weight_grad() const {
+    return w_.weight_grad();
+  }
+  vector_type bias() const { return w_.bias(); }
+
+  std::vector<vector_type> parameters() const override { return w_.parameters(); }
+  std::vector<vector_type> gradients() const override { return w_.gradients(); }
+  void reset_parameters(std::uint64_t seed) override {
+    uniform_fill(w_.flat_weight(), init_bound(Init::glorot, in_, out_), layer_rng::mix64(seed) ^ 1);
+    if (w_.has_bias())
+      Kokkos::deep_copy(w_.bias(), Scalar(0));
+  }
+
+  /// \brief y = A x W + b. x: a.num_cols x in, y: a.num_rows x out. Keeps a, x for backward.
+  void forward(ExecutionSpace const &space, operator_type const &a, matrix_type const &x,
+               matrix_type const &y) {
+    detail::require_extents(x, a.num_cols, in_, "ttgnn::GCNConv::forward: x");
+    detail::require_extents(y, a.num_rows, out_, "ttgnn::GCNConv::forward: y");
+    a_ = a;
+    x_ = x;
+    if (aggregate_first()) {
+      detail::ensure_extents(t_, "ttgnn::gcn_conv::ax", a.num_rows, in_);
+      a.apply(space, x, t_);
+      gemm(space, 'N', 'N', Scalar(1), t_, weight(), Scalar(0), y);
+    } else {
+      detail::ensure_extents(t_, "ttgnn::gcn_conv::xw", a.num_cols, out_);
+      gemm(space, 'N', 'N', Scalar(1), x, weight(), Scalar(0), t_);
+      a.apply(space, t_, y);
+    }
+    if (w_.has_bias())
+      detail::add_bias(space, y, w_.bias());
+  }
+
+  /// \brief dW += (A x)^T gy, db += sums of gy, gx = A^T gy W^T (skipped if gx is empty).
+  /// gx may be the forward's x: x is read before gx is written (GnnModel relies on it).
+  void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
+    detail::require_extents(grad_y, a_.num_rows, out_, "ttgnn::GCNConv::backward: grad_y");
+    const bool want_x = detail::wanted(grad_x);
+    if (want_x)
+      detail::require_extents(grad_x, a_.num_cols, in_, "ttgnn::GCNConv::backward: grad_x");
+    if (w_.has_bias())
+      column_sums(space, grad_y, w_.bias_grad(), Scalar(1));
+    if (aggregate_first()) { // y = t W, t = A x
+      gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), weight_grad());
+      if (want_x) {
+        detail::ensure_extents(u_, "ttgnn::gcn_conv::grad_ax", a_.num_rows, in_);
+        gemm(space, 'N', 'T', Scalar(1), grad_y, weight(), Scalar(0), u_);
+        a_.apply_transpose(space, u_, grad_x);
+      }
+    } else { // y = A t, t = x W
+      detail::ensure_extents(u_, "ttgnn::gcn_conv::grad_xw", a_.num_cols, out_);
+      a_.apply_transpose(space, grad_y, u_);
+      gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), weight_grad());
+      if (want_x)
+        gemm(space, 'N', 'T', Scalar(1), u_, weight(), Scalar(0), grad_x);
+    }
+  }
+
+  /// True when forward computes (A x) W (in <= out), false for A (x W).
+  bool aggregate_first() const { return in_ <= out_; }
+
+  void add_workspace(ByteLedger &ledger) const override { ledger.add(x_).add(t_).add(u_); }
+
+private:
+  std::int64_t in_, out_;
+  DenseWeights<Scalar, ExecutionSpace> w_;
+  operator_type a_;
+  matrix_type x_, t_, u_;
+};
+
+} // namespace ttgnn
+
+#endif

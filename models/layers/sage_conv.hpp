@@ -1,0 +1,135 @@
+#ifndef TTGNN_MODELS_SAGE_CONV_HPP
+#define TTGNN_MODELS_SAGE_CONV_HPP
+/// \file sage_conv.hpp
+/// \brief GraphSAGE layer with mean aggregation and separate weights for the node and its
+/// neighbours: y = x[:m] W_self + (A x) W_neigh + b, A = mean_aggregation (models/layers/gcn_norm.hpp)
+/// or a sampled block's mean operator. Like PyG's SAGEConv (root_weight, bias on the
+/// neighbour term, torch.nn.Linear's default initialisation).
+///
+/// On a sampled block the m = a.num_rows output nodes are the first m input nodes
+/// (DGL/PyG block convention); on a full graph m = n.
+
+#include "core/linalg/column_sums.hpp"
+#include "core/linalg/dense_gemm.hpp"
+#include "models/layers/graph_operator.hpp"
+#include "models/layers/dense_weights.hpp"
+#include "models/layers/layer.hpp"
+#include "models/layers/linear.hpp"
+#include "models/layers/parameter_init.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ttgnn {
+
+/// \brief y = x[:m] W_self + A x W_neigh + b.
+template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
+class SAGEConv : public Layer<Scalar, ExecutionSpace> {
+public:
+  using typename Layer<Scalar, ExecutionSpace>::matrix_type;
+  using typename Layer<Scalar, ExecutionSpace>::vector_type;
+  using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
+
+  /// \param in_features, out_features shape of both weights, \param bias whether b exists
+  /// \param seed initialisation seed (reset_parameters)
+  SAGEConv(std::int64_t in_features, std::int64_t out_features, bool bias = true,
+           std::uint64_t seed = 0)
+      : in_(in_features), out_(out_features),
+        w_("sage_conv", {"weight_self", "weight_neigh"}, in_features, out_features, bias) {
+    reset_parameters(seed);
+  }
+
+  std::int64_t in_features() const { return in_; }
+  std::int64_t out_features() const { return out_; }
+  matrix_type weight_self() const { return w_.weight(0); }
+  matrix_type weight_neigh() const { return w_.weight(1); }
+  vector_type bias() const { return w_.bias(); }
+
+  /// Order: W_self, W_neigh, b (when present).
+  std::vector<vector_type> parameters() const override { return w_.parameters(); }
+  std::vector<vector_type> gradients() const override { return w_.gradients(); }
+  void reset_parameters(std::uint64_t seed) override {
+    const double bound = init_bound(Init::kaiming, in_, out_);
+    uniform_fill(w_.flat_weight(0), bound, layer_rng::mix64(seed) ^ 1);
+    uniform_fill(w_.flat_weight(1), bound, layer_rng::mix64(seed) ^ 2);
+    if (w_.has_bias())
+      uniform_fill(w_.bias(), bound, layer_rng::mix64(seed) ^ 3);
+  }
+
+  /// \brief y = x[:m] W_self + A x W_neigh + b. x: a.num_cols x in (a.num_cols >= a.num_rows),
+  /// y: a.num_rows x out. Keeps a, x for backward.
+  void forward(ExecutionSpace const &space, operator_type const &a, matrix_type const &x,
+               matrix_type const &y) {
+    detail::require_extents(x, a.num_cols, in_, "ttgnn::SAGEConv::forward: x");
+    detail::require_extents(y, a.num_rows, out_, "ttgnn::SAGEConv::forward: y");
+    if (a.num_rows > a.num_cols)
+      throw ConfigError("ttgnn::SAGEConv: the operator has more output nodes (" +
+                        std::to_string(a.num_rows) + ") than input nodes (" +
+                        std::to_string(a.num_cols) + ")");
+    a_ = a;
+    x_ = x;
+    if (aggregate_first()) {
+      detail::ensure_extents(t_, "ttgnn::sage_conv::ax", a.num_rows, in_);
+      a.apply(space, x, t_);
+      gemm(space, 'N', 'N', Scalar(1), t_, weight_neigh(), Scalar(0), y);
+    } else {
+      detail::ensure_extents(t_, "ttgnn::sage_conv::xw", a.num_cols, out_);
+      gemm(space, 'N', 'N', Scalar(1), x, weight_neigh(), Scalar(0), t_);
+      a.apply(space, t_, y);
+    }
+    gemm(space, 'N', 'N', Scalar(1), top_rows(x, a.num_rows), weight_self(), Scalar(1), y);
+    if (w_.has_bias())
+      detail::add_bias(space, y, w_.bias());
+  }
+
+  /// \brief Accumulates dW_self, dW_neigh, db; gx = A^T gy W_neigh^T + [gy W_self^T; 0].
+  /// gx may be the forward's x: x is read before gx is written (GnnModel relies on it).
+  void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
+    const std::int64_t m = a_.num_rows;
+    detail::require_extents(grad_y, m, out_, "ttgnn::SAGEConv::backward: grad_y");
+    const bool want_x = detail::wanted(grad_x);
+    if (want_x)
+      detail::require_extents(grad_x, a_.num_cols, in_, "ttgnn::SAGEConv::backward: grad_x");
+    if (w_.has_bias())
+      column_sums(space, grad_y, w_.bias_grad(), Scalar(1));
+    gemm(space, 'T', 'N', Scalar(1), top_rows(x_, m), grad_y, Scalar(1), w_.weight_grad(0));
+    if (aggregate_first()) { // neighbour term t W_neigh, t = A x
+      gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), w_.weight_grad(1));
+      if (want_x) {
+        detail::ensure_extents(u_, "ttgnn::sage_conv::grad_ax", m, in_);
+        gemm(space, 'N', 'T', Scalar(1), grad_y, weight_neigh(), Scalar(0), u_);
+        a_.apply_transpose(space, u_, grad_x);
+      }
+    } else { // neighbour term A t, t = x W_neigh
+      detail::ensure_extents(u_, "ttgnn::sage_conv::grad_xw", a_.num_cols, out_);
+      a_.apply_transpose(space, grad_y, u_);
+      gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), w_.weight_grad(1));
+      if (want_x)
+        gemm(space, 'N', 'T', Scalar(1), u_, weight_neigh(), Scalar(0), grad_x);
+    }
+    if (want_x)
+      gemm(space, 'N', 'T', Scalar(1), grad_y, weight_self(), Scalar(1), top_rows(grad_x, m));
+  }
+
+  /// True when forward computes (A x) W_neigh (in <= out), false for A (x W_neigh).
+  bool aggregate_first() const { return in_ <= out_; }
+
+  void add_workspace(ByteLedger &ledger) const override { ledger.add(x_).add(t_).add(u_); }
+
+private:
+  static matrix_type top_rows(matrix_type const &x, std::int64_t m) {
+    return Kokkos::subview(x, std::make_pair(std::int64_t(0), m), Kokkos::ALL);
+  }
+
+  std::int64_t in_, out_;
+  DenseWeights<Scalar, ExecutionSpace> w_;
+  operator_type a_;
+  matrix_type x_, t_, u_;
+};
+
+} // namespace ttgnn
+
+#endif

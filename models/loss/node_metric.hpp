@@ -1,0 +1,78 @@
+#ifndef TTGNN_MODELS_LOSS_NODE_METRIC_HPP
+#define TTGNN_MODELS_LOSS_NODE_METRIC_HPP
+/// \file node_metric.hpp
+/// \brief The evaluators of node classification by name, as OGB names them ("acc", "rocauc",
+/// "f1_micro", "f1_macro"), and which one a dataset uses (classification_metrics.hpp computes them).
+
+#include "core/error.hpp"
+
+#include <string>
+
+namespace ttgnn {
+
+/// \brief Which number selects the model and is reported as the dataset's metric.
+enum class NodeMetric { accuracy, rocauc, f1_micro, f1_macro };
+
+inline std::string to_string(NodeMetric m) {
+  switch (m) {
+  case NodeMetric::accuracy:
+    return "acc";
+  case NodeMetric::rocauc:
+    return "rocauc";
+  case NodeMetric::f1_micro:
+    return "f1_micro";
+  default:
+    return "f1_macro";
+  }
+}
+
+/// \brief "acc", "rocauc", "f1_micro" or "f1_macro" (also "accuracy", "roc-auc", "f1-micro",
+/// "f1-macro"); ConfigError otherwise.
+inline NodeMetric parse_node_metric(std::string const &name) {
+  if (name == "acc" || name == "accuracy")
+    return NodeMetric::accuracy;
+  if (name == "rocauc" || name == "roc-auc")
+    return NodeMetric::rocauc;
+  if (name == "f1_micro" || name == "f1-micro")
+    return NodeMetric::f1_micro;
+  if (name == "f1_macro" || name == "f1-macro")
+    return NodeMetric::f1_macro;
+  throw ConfigError("unknown metric '" + name + "': expected acc, rocauc, f1_micro or f1_macro");
+}
+
+/// Human name for printing ("accuracy", "ROC-AUC", "micro-F1", "macro-F1").
+inline std::string display_name(NodeMetric m) {
+  switch (m) {
+  case NodeMetric::accuracy:
+    return "accuracy";
+  case NodeMetric::rocauc:
+    return "ROC-AUC";
+  case NodeMetric::f1_micro:
+    return "micro-F1";
+  default:
+    return "macro-F1";
+  }
+}
+
+/// True for the metrics of multi-label targets.
+inline bool is_multilabel_metric(NodeMetric m) {
+  return m != NodeMetric::accuracy;
+}
+
+/// \brief The metric of a dataset: \p requested when given ("" : accuracy for single-label
+/// targets, ROC-AUC for multi-label ones, as OGB scores ogbn-proteins). ConfigError when it
+/// does not fit the targets (accuracy needs single-label ones, the others multi-label ones).
+inline NodeMetric resolve_metric(std::string const &requested, bool multilabel) {
+  if (requested.empty())
+    return multilabel ? NodeMetric::rocauc : NodeMetric::accuracy;
+  const NodeMetric m = parse_node_metric(requested);
+  if (is_multilabel_metric(m) != multilabel)
+    throw ConfigError(
+        "--metric " + requested + ": the dataset is " +
+        (multilabel ? "multi-label (use rocauc, f1_micro or f1_macro)" : "single-label (use acc)"));
+  return m;
+}
+
+} // namespace ttgnn
+
+#endif

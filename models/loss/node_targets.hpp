@@ -1,0 +1,146 @@
+#ifndef TTGNN_MODELS_NODE_TARGETS_HPP
+#define TTGNN_MODELS_NODE_TARGETS_HPP
+/// \file node_targets.hpp
+/// \brief What a node-classification trainer fits and how it scores: single-label classes
+/// (softmax cross-entropy, accuracy) or multi-label binary targets (sigmoid + binary
+/// cross-entropy over known entries; ROC-AUC or micro/macro-F1). NodeTargets holds the
+/// targets on the device and the metric; NodeLoss dispatches the loss; node_scores evaluates
+/// the metric on several node sets from one set of logits.
+
+#include "models/loss/classification_metrics.hpp"
+#include "models/loss/log_softmax_cross_entropy.hpp"
+#include "models/loss/sigmoid_binary_cross_entropy.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ttgnn {
+
+/// \brief Targets of every node on \p ExecutionSpace's memory, and the dataset's metric.
+template <class ExecutionSpace> struct NodeTargets {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using labels_type = Kokkos::View<const std::int32_t *, memory_space>;
+  using multilabels_type = Kokkos::View<const std::int8_t **, Kokkos::LayoutRight, memory_space>;
+
+  labels_type labels;           ///< single-label: class of each node (-1: none)
+  multilabels_type multilabels; ///< multi-label: N x T of 1 / 0 / -1 (extent 0 otherwise)
+  NodeMetric metric = NodeMetric::accuracy;
+
+  NodeTargets() = default;
+  /// Single-label targets (a rank-1 View of classes), scored by accuracy. Implicit, so a
+  /// labels View can be passed where targets are expected.
+  template <class View, std::enable_if_t<Kokkos::is_view<View>::value && View::rank == 1, int> = 0>
+  NodeTargets(View const &l) : labels(l) {} // NOLINT(google-explicit-constructor)
+  /// Multi-label targets (a rank-2 View, N x T) scored by \p m (ROC-AUC by default, OGB's
+  /// ogbn-proteins metric).
+  template <class View, std::enable_if_t<Kokkos::is_view<View>::value && View::rank == 2, int> = 0>
+  NodeTargets(View const &y, NodeMetric m = NodeMetric::rocauc) : multilabels(y), metric(m) {
+    if (!is_multilabel_metric(m))
+      throw ConfigError("multi-label targets are scored by rocauc, f1_micro or f1_macro, not " +
+                        to_string(m));
+  }
+
+  bool is_multilabel() const { return multilabels.extent(0) > 0; }
+};
+
+/// \brief The targets of rows ids(0 .. m-1), as rows 0 .. m-1 (a mini-batch's seeds).
+template <class ExecutionSpace>
+NodeTargets<ExecutionSpace>
+gather_targets(ExecutionSpace const &space, NodeTargets<ExecutionSpace> const &all,
+               Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> const &ids,
+               std::int64_t m) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  NodeTargets<ExecutionSpace> out = all;
+  if (all.is_multilabel()) {
+    const int t = static_cast<int>(all.multilabels.extent(1));
+    Kokkos::View<std::int8_t **, Kokkos::LayoutRight, memory_space> y(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::targets::batch_multilabels"), m, t);
+    auto src = all.multilabels;
+    Kokkos::parallel_for(
+        "ttgnn::targets::gather_multilabels", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
+        KOKKOS_LAMBDA(std::int64_t i) {
+          for (int j = 0; j < t; ++j)
+            y(i, j) = src(ids(i), j);
+        });
+    out.multilabels = y;
+  } else {
+    Kokkos::View<std::int32_t *, memory_space> y(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::targets::batch_labels"), m);
+    auto src = all.labels;
+    Kokkos::parallel_for(
+        "ttgnn::targets::gather_labels", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
+        KOKKOS_LAMBDA(std::int64_t i) { y(i) = src(ids(i)); });
+    out.labels = y;
+  }
+  return out;
+}
+
+/// \brief The loss of NodeTargets: softmax cross-entropy (single-label) or sigmoid binary
+/// cross-entropy over known entries (multi-label).
+template <class Scalar, class ExecutionSpace> class NodeLoss {
+public:
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using subset_type = Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>;
+
+  /// \brief Mean loss over \p subset (see the two losses); keeps what backward needs.
+  double forward(ExecutionSpace const &space, matrix_type const &logits,
+                 NodeTargets<ExecutionSpace> const &targets, subset_type const &subset) {
+    multilabel_ = targets.is_multilabel();
+    return multilabel_ ? bce_.forward(space, logits, targets.multilabels, subset)
+                       : ce_.forward(space, logits, targets.labels, subset);
+  }
+  /// \brief grad_logits = scale * dL/dlogits of the last forward.
+  void backward(ExecutionSpace const &space, matrix_type const &grad_logits,
+                Scalar scale = Scalar(1)) const {
+    if (multilabel_)
+      bce_.backward(space, grad_logits, scale);
+    else
+      ce_.backward(space, grad_logits, scale);
+  }
+
+private:
+  bool multilabel_ = false;
+  LogSoftmaxCrossEntropy<Scalar, ExecutionSpace> ce_;
+  SigmoidBinaryCrossEntropy<Scalar, ExecutionSpace> bce_;
+};
+
+/// \brief The metric of \p targets on each node set of \p sets (0 for an empty set): accuracy
+/// on the device (arg-max, first on ties), or a multi-label metric on the host from one mirror
+/// of the logits.
+template <class Scalar, class ExecutionSpace>
+std::vector<double> node_scores(
+    ExecutionSpace const &space, Matrix<Scalar, ExecutionSpace> const &logits,
+    NodeTargets<ExecutionSpace> const &targets,
+    std::vector<Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>> const
+        &sets) {
+  std::vector<double> out(sets.size(), 0.0);
+  if (!targets.is_multilabel()) {
+    for (std::size_t k = 0; k < sets.size(); ++k)
+      if (sets[k].extent(0) > 0)
+        out[k] = double(count_correct(space, logits, targets.labels, sets[k])) /
+                 double(sets[k].extent(0));
+    return out;
+  }
+  space.fence();
+  auto scores = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), logits);
+  auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), targets.multilabels);
+  static_assert(std::is_same<typename decltype(scores)::array_layout, Kokkos::LayoutRight>::value,
+                "node_scores: logits must be row-major");
+  const std::int64_t t = static_cast<std::int64_t>(logits.extent(1));
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    if (sets[k].extent(0) == 0)
+      continue;
+    auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sets[k]);
+    out[k] = multilabel_metric(targets.metric, scores.data(), y.data(), t, ids.data(),
+                               static_cast<std::int64_t>(ids.extent(0)));
+  }
+  return out;
+}
+
+} // namespace ttgnn
+
+#endif

@@ -1,0 +1,470 @@
+// Order -> input -> model -> train (full batch or mini-batch) -> outputs (models/pipeline/pipeline.hpp).
+#include "models/pipeline/pipeline.hpp"
+
+#include "core/runtime/byte_ledger.hpp"
+#include "core/runtime/communicator.hpp"
+#include "core/error.hpp"
+#include "core/runtime/peak_memory.hpp"
+#include "graph/order/hierarchical_partition.hpp"
+#include "graph/order/ordering.hpp"
+#include "graph/permutation.hpp"
+#include "models/train/checkpoint.hpp"
+#include "models/train/dataset_memory.hpp"
+#include "models/embedding/embedding_export.hpp"
+#include "models/train/full_batch_trainer.hpp"
+#include "models/layers/gcn_norm.hpp"
+#include "models/train/minibatch_trainer.hpp"
+#include "models/loss/node_targets.hpp"
+#include "graph/io/npy_writer.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+namespace ttgnn {
+
+namespace {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+using Scalar = float;
+using Clock = std::chrono::steady_clock;
+using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
+
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// The ordered dataset and the rows of the embedding table.
+struct Ordered {
+  NodeOrdering ordering;
+  Dataset<std::int32_t> data; ///< permuted
+  TtShape shape;              ///< TT inputs
+  std::int64_t table_rows = 0;
+};
+
+/// Orders the nodes; for TT inputs the row factors come first (metis-hier aligns to them).
+Ordered order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, RunLog const &log) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::order");
+  const std::int64_t n = data.num_nodes();
+  EmbeddingConfig const &e = c.embedding;
+  const bool tt = uses_tt(c.input);
+  std::vector<std::int64_t> n_factors = e.tt_n, d_factors = e.tt_d;
+  if (tt) {
+    const int cores = static_cast<int>(!n_factors.empty()   ? n_factors.size()
+                                       : !d_factors.empty() ? d_factors.size()
+                                                            : 3);
+    const TtShape base = make_tt_shape(n, e.dim, e.tt_rank, cores, e.tt_slack);
+    if (n_factors.empty())
+      n_factors = base.n;
+    if (d_factors.empty())
+      d_factors = base.d;
+  }
+  OrderingOptions oo;
+  oo.method = c.order;
+  oo.seed = c.seed;
+  oo.num_parts = c.metis_parts;
+  oo.n_factors = tt ? n_factors : default_n_factors(n, 3, e.tt_slack);
+  oo.materialize_identity = false; // the original order: no N-entry maps (empty = identity)
+  if (log)
+    log("ordering nodes: " + to_string(c.order));
+  Ordered out;
+  out.ordering = compute_ordering(Kokkos::DefaultHostExecutionSpace(), data.graph, oo);
+  out.data =
+      c.order == OrderMethod::original
+          ? data
+          : apply_permutation(Kokkos::DefaultHostExecutionSpace(), data, out.ordering.permutation);
+  out.table_rows = n;
+  if (tt) {
+    out.shape = make_tt_shape(out.ordering.rows_used(), e.dim, n_factors, d_factors, e.tt_rank);
+    out.table_rows = out.shape.padded_rows();
+  }
+  return out;
+}
+
+/// The node order's maps the pipeline keeps beside the trainer (none for the original order):
+/// old_to_row, old_to_new, new_to_old (one allocation when they alias), \p rows.
+std::int64_t order_map_bytes(Ordered const &o, HostIds const &rows = {}) {
+  ByteLedger maps;
+  maps.add(o.ordering.old_to_row)
+      .add(o.ordering.permutation.new_to_old)
+      .add(o.ordering.permutation.old_to_new)
+      .add(rows);
+  return maps.bytes();
+}
+
+EmbeddingInitOptions init_options(RunConfig const &c) {
+  EmbeddingInitOptions o;
+  o.method = c.embedding.init;
+  o.init_std = c.embedding.init_std;
+  o.spectral_exponent = c.embedding.spectral_exponent;
+  o.seed = c.seed;
+  return o;
+}
+
+NodeMetric metric_of(RunConfig const &c, bool multilabel) {
+  return resolve_metric(c.metric ? to_string(*c.metric) : std::string(), multilabel);
+}
+
+/// What must match between a checkpoint and the run resuming or evaluating it.
+std::string fingerprint(Dataset<std::int32_t> const &data, RunConfig const &c, Ordered const &o) {
+  return data_fingerprint(data) + " split=" + c.data.split + " order=" + to_string(c.order) +
+         " seed=" + std::to_string(c.seed) +
+         (uses_tt(c.input) ? " tt=" + o.shape.to_string() : "") +
+         " feature_norm=" + to_string(c.data.feature_norm) +
+         " metric=" + to_string(metric_of(c, data.is_multilabel()));
+}
+
+/// One progress line per epoch, with the ETA from the mean epoch time so far.
+class EpochLog {
+public:
+  EpochLog(RunLog log, int epochs, NodeMetric metric)
+      : log_(std::move(log)), epochs_(epochs), metric_(metric) {}
+  /// \p extra is appended to the line (mini-batch: batches and sampling time).
+  void operator()(EpochRecord const &r, std::string const &extra = "") {
+    if (!log_)
+      return;
+    total_ += r.seconds;
+    ++count_;
+    const double eta = total_ / count_ * (epochs_ - r.epoch);
+    char line[256];
+    int k = std::snprintf(line, sizeof line, "epoch %4d/%d  loss %.4f  ", r.epoch, epochs_, r.loss);
+    if (r.evaluated) { // the scores evaluation computed (-1: a node set it leaves out)
+      if (metric_ != NodeMetric::accuracy)
+        k += std::snprintf(line + k, sizeof line - k, "%s: ", to_string(metric_).c_str());
+      char const *names[] = {"train", "valid", "test"};
+      const double scores[] = {r.train_acc, r.valid_acc, r.test_acc};
+      for (int i = 0; i < 3; ++i)
+        if (scores[i] >= 0)
+          k += std::snprintf(line + k, sizeof line - k, "%s %.4f  ", names[i], scores[i]);
+    }
+    std::snprintf(line + k, sizeof line - k, "lr %.2e  %.3f s  ETA %.1f s", r.lr, r.seconds, eta);
+    log_(line + extra);
+  }
+
+private:
+  RunLog log_;
+  int epochs_;
+  NodeMetric metric_;
+  double total_ = 0;
+  int count_ = 0;
+};
+
+/// What the training loop reports, on either path: history, stop, selected scores, times.
+void take_training(RunResult &out, TrainResult const &r, NodeMetric metric) {
+  out.history = r.history;
+  out.stop = r.stop;
+  out.message = r.message;
+  out.metric = metric;
+  out.train_score = r.train_acc;
+  out.valid_score = r.valid_acc;
+  out.test_score = r.test_acc;
+  out.best_epoch = r.best_epoch;
+  out.first_epoch = r.first_epoch;
+  out.last_epoch = r.last_epoch;
+  out.checkpoint_epoch = r.checkpoint_epoch;
+  out.epoch_time_s = r.median_train_seconds();
+  out.eval_time_s = r.median_eval_seconds();
+  out.epoch_time_mean_s = r.epoch_seconds();
+}
+
+void fill_sizes(RunResult &r, Dataset<std::int32_t> const &d) {
+  r.num_nodes = d.num_nodes();
+  r.num_arcs = d.graph.num_arcs();
+  r.num_features = d.num_features();
+  r.num_classes = d.num_classes;
+  r.num_train = static_cast<std::int64_t>(d.train.extent(0));
+  r.num_valid = static_cast<std::int64_t>(d.valid.extent(0));
+  r.num_test = static_cast<std::int64_t>(d.test.extent(0));
+  r.multilabel = d.is_multilabel();
+}
+
+/// The GNN of the run; \p in_features is the input's width, \p classes the output's.
+GnnConfig gnn_config(RunConfig const &c, std::int64_t in_features, std::int64_t classes) {
+  GnnConfig g;
+  g.kind = c.model;
+  g.in_features = in_features;
+  g.hidden = c.hidden;
+  g.out_features = classes;
+  g.num_layers = c.layers;
+  g.dropout = c.dropout;
+  g.input_dropout = c.input_dropout;
+  g.residual = c.residual;
+  g.batch_norm = c.batch_norm;
+  g.seed = c.seed;
+  return g;
+}
+
+/// What both trainers take from the run: optimisation, early stopping, checkpoints, the
+/// fingerprint and the settings stored in checkpoints.
+void set_train_options(TrainOptions &to, Dataset<std::int32_t> const &data, RunConfig const &c,
+                       Ordered const &o) {
+  to.epochs = c.epochs;
+  to.optimizer = c.optimizer;
+  to.lr = c.lr;
+  to.weight_decay = c.weight_decay;
+  to.embedding_lr = c.embedding.lr;
+  to.embedding_weight_decay = c.embedding.weight_decay;
+  to.schedule.warmup_epochs = c.lr_warmup;
+  to.schedule.plateau_factor = c.plateau_factor;
+  to.schedule.plateau_patience = c.plateau_patience;
+  to.patience = c.patience;
+  to.checkpoint_path = c.checkpoint;
+  to.checkpoint_every = c.checkpoint_every;
+  to.resume = c.resume;
+  to.fingerprint = fingerprint(data, c, o);
+  to.run_config = to_text(c);
+}
+
+/// The full-batch input: features on the device, a TT table or a full table, initialised.
+NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_t> const &data,
+                                         RunConfig const &c, Ordered const &o, RunLog const &log,
+                                         EmbeddingInitInfo &info) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::init");
+  Dataset<std::int32_t> const &pdata = o.data;
+  const std::int64_t n = pdata.num_nodes();
+  NodeInput<Scalar, Space> input(n);
+  if (uses_features(c.input)) {
+    const DenseFeatures x = dense_features(Kokkos::DefaultHostExecutionSpace(), pdata);
+    Matrix<Scalar, Space> f(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::pipeline::features"), x.extent(0),
+        x.extent(1));
+    Kokkos::deep_copy(f, x);
+    input.set_features(f);
+  }
+  if (uses_tt(c.input)) {
+    if (log)
+      log("TT table " + o.shape.to_string() + ", init " + to_string(c.embedding.init));
+    TtEmbeddingOptions tto;
+    tto.mode = c.embedding.backward;
+    auto table = std::make_shared<TtEmbedding<Scalar, Space>>(o.shape, tto);
+    table->set_cores_from_host(space, initial_tt_cores(o.shape, data.graph, o.ordering.old_to_row,
+                                                       init_options(c), &info));
+    input.set_tt_embedding(table, o.ordering.new_to_row());
+  } else if (uses_full_table(c.input)) {
+    if (log)
+      log("full table " + std::to_string(n) + " x " + std::to_string(c.embedding.dim) + ", init " +
+          to_string(c.embedding.init));
+    FullEmbeddingOptions fo;
+    fo.gradient = FullGradient::dense;
+    fo.mode = c.embedding.backward;
+    auto table = std::make_shared<FullEmbedding<Scalar, Space>>(n, c.embedding.dim, fo);
+    const auto values = initial_full_table(
+        n, c.embedding.dim, data.graph, o.ordering.permutation.old_to_new, init_options(c), &info);
+    auto h = Kokkos::create_mirror_view(table->table());
+    for (std::size_t i = 0; i < values.size(); ++i)
+      h.data()[i] = static_cast<Scalar>(values[i]);
+    Kokkos::deep_copy(table->table(), h);
+    input.set_full_embedding(table);
+  }
+  return input;
+}
+
+/// The targets of \p data on the device: classes, or multi-label tasks scored by \p metric.
+NodeTargets<Space> device_targets(Dataset<std::int32_t> const &data, NodeMetric metric) {
+  if (data.is_multilabel())
+    return NodeTargets<Space>(
+        Kokkos::create_mirror_view_and_copy(Mem(), data.multilabels, "ttgnn::pipeline::multilabels"),
+        metric);
+  return NodeTargets<Space>(
+      Kokkos::create_mirror_view_and_copy(Mem(), data.labels, "ttgnn::pipeline::labels"));
+}
+
+RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
+                         Ordered const &o, RunLog const &log, bool evaluate_only) {
+  RunResult out;
+  Dataset<std::int32_t> const &pdata = o.data;
+  const auto t_init = Clock::now();
+  EmbeddingInitInfo info;
+  NodeInput<Scalar, Space> input = make_node_input(space, data, c, o, log, info);
+  out.init_time_s = since(t_init);
+  out.init_scale = info.scale;
+  out.tt_svd_error = info.tt_svd_error;
+
+  const NodeMetric metric = metric_of(c, pdata.is_multilabel());
+  const auto a = c.model == GnnKind::gcn ? gcn_norm<Scalar>(space, pdata.graph)
+                                         : mean_aggregation<Scalar>(space, pdata.graph);
+  const NodeTargets<Space> targets = device_targets(pdata, metric);
+  using DeviceIds = Kokkos::View<const std::int64_t *, Mem>;
+  const DeviceIds train =
+      Kokkos::create_mirror_view_and_copy(Mem(), pdata.train, "ttgnn::pipeline::train");
+  const DeviceIds valid =
+      Kokkos::create_mirror_view_and_copy(Mem(), pdata.valid, "ttgnn::pipeline::valid");
+  const DeviceIds test =
+      Kokkos::create_mirror_view_and_copy(Mem(), pdata.test, "ttgnn::pipeline::test");
+  GnnModel<Scalar, Space> model(gnn_config(c, input.dim(), pdata.num_classes));
+
+  TrainOptions to;
+  set_train_options(to, data, c, o);
+  to.on_epoch = [epoch_log = EpochLog(log, c.epochs, metric)](EpochRecord const &r) mutable {
+    epoch_log(r);
+  };
+  FullBatchTrainer<Scalar, Space> trainer(space, model, input, a, targets, train, valid, test, to);
+  out.gnn_params = model.num_parameters();
+  out.embedding_params = input.num_parameters();
+  out.embedding_dim = input.embedding_dim();
+  if (log && !evaluate_only)
+    log("training: " + to_string(c.model) + ", input " + to_string(c.input) + ", " +
+        std::to_string(c.epochs) + " epochs, " + std::to_string(out.gnn_params) +
+        " GNN parameters, " + std::to_string(out.embedding_params) + " embedding parameters");
+  const auto t_train = Clock::now();
+  const TrainResult r = evaluate_only ? trainer.evaluate_checkpoint(c.checkpoint) : trainer.train();
+  out.train_time_s = since(t_train);
+  // outputs, with the selected parameters (restored by train())
+  if (!c.export_embeddings.empty()) {
+    export_embeddings_npy(space, input, o.ordering.permutation.old_to_new, c.export_embeddings);
+    if (log)
+      log("wrote " + c.export_embeddings);
+  }
+  if (!c.predictions_out.empty()) {
+    write_matrix_npy(c.predictions_out, trainer.predict(), o.ordering.permutation.old_to_new);
+    if (log)
+      log("wrote " + c.predictions_out);
+  }
+  take_training(out, r, metric);
+  ByteLedger graph, features, nodes; // the host dataset, in both orders when they differ
+  for (Dataset<std::int32_t> const *d : {&data, &pdata}) // (aliases count once)
+    add_dataset_memory(*d, graph, features, nodes);
+  nodes.add(targets.labels).add(targets.multilabels).add(train).add(valid).add(test);
+  out.memory = trainer.memory(graph, features);
+  out.memory.nodes_mb = to_mb(nodes.bytes() + order_map_bytes(o));
+  return out;
+}
+
+/// The mini-batch trainer's options for the run (its input rows follow the order \p o).
+MinibatchTrainOptions minibatch_options(Dataset<std::int32_t> const &data, RunConfig const &c,
+                                        Ordered const &o, bool evaluate_only) {
+  MinibatchTrainOptions m;
+  set_train_options(m, data, c, o);
+  m.model = gnn_config(c, 0, 0); // widths and kind: the trainer's
+  m.fanouts =
+      c.minibatch.fanouts.empty() ? std::vector<std::int64_t>(c.layers, 10) : c.minibatch.fanouts;
+  m.batch_size = c.minibatch.batch_size;
+  m.eval_every = c.minibatch.eval_every;
+  m.max_batches = c.minibatch.max_batches;
+  m.eval_nodes = c.minibatch.eval_nodes;
+  m.eval_fanouts = c.minibatch.eval_fanouts;
+  m.eval_batch_size = c.minibatch.eval_batch_size;
+  m.eval_chunk = c.minibatch.eval_chunk;
+  m.communicator = Communicator::world(); // mpirun -np P: data parallel (docs/DISTRIBUTED.md)
+  m.evaluate_only = evaluate_only;
+  m.predictions_path = c.predictions_out;
+  m.embeddings_path = c.export_embeddings;
+  m.output_order = o.ordering.permutation.old_to_new;
+  m.seed = c.seed;
+  m.metric = c.metric ? to_string(*c.metric) : std::string();
+  m.input.kind = c.input;
+  m.input.dim = c.embedding.dim;
+  m.input.tt_rank = c.embedding.tt_rank;
+  m.input.init = to_string(c.embedding.init);
+  m.input.init_std = c.embedding.init_std;
+  m.input.seed = c.seed;
+  if (uses_tt(c.input)) {
+    m.input.tt_n = o.shape.n;
+    m.input.tt_d = o.shape.d;
+  }
+  return m;
+}
+
+RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
+                        Ordered const &o, RunLog const &log, bool evaluate_only) {
+  MinibatchTrainOptions m = minibatch_options(data, c, o, evaluate_only);
+  Dataset<std::int32_t> const &pdata = o.data;
+  const NodeMetric metric = metric_of(c, pdata.is_multilabel());
+  m.on_epoch = [epoch_log = EpochLog(log, c.epochs, metric)](EpochRecord const &e) mutable {
+    char extra[96];
+    std::snprintf(extra, sizeof extra, "  (%lld batches, sampling %.3f s)",
+                  static_cast<long long>(e.batches), e.sample_seconds);
+    epoch_log(e, extra);
+  };
+  // TT rows follow the ordering (holes under metis-hier); a full table has one row per node
+  const bool tt = uses_tt(c.input);
+  const HostIds rows = tt ? o.ordering.new_to_row() : HostIds();
+  const auto t_train = Clock::now();
+  const MinibatchResult r = train_minibatch(space, pdata, m, rows, tt ? o.shape.num_rows : 0);
+  RunResult out;
+  out.train_time_s = since(t_train);
+  take_training(out, r, metric);
+  out.gnn_params = r.gnn_params;
+  out.embedding_params = r.embedding_params;
+  out.embedding_dim = uses_tt(c.input) || uses_full_table(c.input) ? c.embedding.dim : 0;
+  out.batch_time_s = r.batch_time_s;
+  out.batches_per_epoch = r.batches_per_epoch;
+  out.memory = r.memory; // the trainer's arrays (it holds the permuted dataset)
+  if (pdata.graph.entries.data() != data.graph.entries.data()) {
+    // a permuted copy: the dataset as loaded is held too (the caller's)
+    ByteLedger graph, features, nodes;
+    add_dataset_memory(data, graph, features, nodes);
+    out.memory.graph_mb += to_mb(graph.bytes());
+    out.memory.features_mb += to_mb(features.bytes());
+    out.memory.nodes_mb += to_mb(nodes.bytes());
+  }
+  out.memory.nodes_mb += to_mb(order_map_bytes(o, rows));
+  out.ranks = r.ranks;
+  out.comm_bytes_per_step = r.comm_bytes_per_step;
+  out.comm_seconds_per_step = r.comm_seconds_per_step;
+  return out;
+}
+
+RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
+              RunLog const &log, bool evaluate_only) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::run");
+  const auto t0 = Clock::now();
+  check_run_config(c);
+  const Communicator world = Communicator::world();
+  if (world.distributed() && !c.minibatch_mode())
+    throw ConfigError("full-batch training does not run on several MPI ranks (every rank would "
+                      "repeat the whole-graph forward); add --batch-size B for data-parallel "
+                      "mini-batch training");
+  if (log) {
+    const NodeMetric metric = metric_of(c, data.is_multilabel());
+    log("evaluator: " + display_name(metric) + " (" + to_string(metric) + ") on " +
+        std::to_string(data.num_classes) +
+        (data.is_multilabel() ? " binary tasks (multi-label; sigmoid + binary cross-entropy)"
+                              : " classes (softmax cross-entropy)"));
+  }
+  const Ordered o = order_nodes(data, c, log);
+  RunResult r = c.minibatch_mode() ? run_minibatch(space, data, c, o, log, evaluate_only)
+                                   : run_full_batch(space, data, c, o, log, evaluate_only);
+  fill_sizes(r, data);
+  r.table_rows = uses_tt(c.input) || uses_full_table(c.input) ? o.table_rows : 0;
+  r.has_tt = uses_tt(c.input);
+  r.tt_shape = o.shape;
+  r.metis_cut = o.ordering.metis_cut;
+  r.order_time_s = o.ordering.seconds;
+  r.peak_rss_mb = peak_rss_mb();
+  r.memory.peak_rss_mb = r.peak_rss_mb;
+  r.total_time_s = since(t0);
+  if (!c.metrics_out.empty() && world.rank() == 0) // every rank holds the same history
+    write_metrics_csv(c.metrics_out, r);
+  return r;
+}
+
+} // namespace
+
+RunResult run_training(Space const &space, Dataset<std::int32_t> const &data,
+                       RunConfig const &config, RunLog const &log) {
+  return run(space, data, config, log, false);
+}
+
+RunResult evaluate_checkpoint(Space const &space, Dataset<std::int32_t> const &data,
+                              RunConfig const &config, RunLog const &log) {
+  if (config.checkpoint.empty())
+    throw ConfigError("evaluate_checkpoint: no checkpoint given");
+  return run(space, data, config, log, true);
+}
+
+RunConfig checkpoint_run_config(std::string const &path) {
+  const Checkpoint ck = Checkpoint::load(path);
+  if (!ck.has("run_config"))
+    throw ConfigError(path + ": the checkpoint holds no run settings (written by a trainer "
+                             "used directly, or by an older ttgnn); ttgnn predict reads "
+                             "checkpoints of ttgnn train / ogb runs");
+  return run_config_from_text(ck.get_string("run_config"));
+}
+
+} // namespace ttgnn

@@ -1,0 +1,344 @@
+#ifndef TTGNN_MODELS_LAYERWISE_INFERENCE_HPP
+#define TTGNN_MODELS_LAYERWISE_INFERENCE_HPP
+/// \file layerwise_inference.hpp
+/// \brief Layer-wise full-neighbour inference of a GraphSAGE GnnModel (DGL's SAGE.inference):
+/// layer l is computed for every node, in chunks of rows, before layer l + 1 starts. Exact
+/// (every neighbour is used) and linear in the graph size, unlike sampling an L-hop
+/// neighbourhood per node. Evaluation mode: dropout off, BatchNorm on running statistics.
+///
+/// Reads the model through its documented parameter order (models/gnn_model.hpp: per layer
+/// SAGEConv's W_self, W_neigh, b, then BatchNorm's gamma, beta; buffers: running mean and
+/// variance); tests/models/train/test_minibatch_trainer.cpp checks the result against the model's
+/// own forward on full-neighbour blocks.
+
+#include "core/runtime/byte_ledger.hpp"
+#include "core/linalg/dense_gemm.hpp"
+#include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
+#include "models/layers/block_operator.hpp"
+#include "models/gnn_model.hpp"
+#include "models/layers/linear.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Sort.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace ttgnn {
+
+namespace detail {
+
+/// y = relu(gamma (y - mean) / sqrt(var + eps) + beta) (no BatchNorm when gamma is empty),
+/// then y += h (residual) when h is not empty. Row-wise, in place.
+template <class Scalar, class ExecutionSpace>
+void sage_inference_activation(ExecutionSpace const &space, Matrix<Scalar, ExecutionSpace> const &y,
+                               Kokkos::View<Scalar *, typename ExecutionSpace::memory_space> gamma,
+                               Kokkos::View<Scalar *, typename ExecutionSpace::memory_space> beta,
+                               Kokkos::View<Scalar *, typename ExecutionSpace::memory_space> mean,
+                               Kokkos::View<Scalar *, typename ExecutionSpace::memory_space> var,
+                               Matrix<Scalar, ExecutionSpace> const &h, double eps) {
+  const std::int64_t rows = static_cast<std::int64_t>(y.extent(0));
+  const std::int64_t c = static_cast<std::int64_t>(y.extent(1));
+  const bool bn = gamma.extent(0) > 0, residual = h.extent(0) > 0;
+  const Scalar e = static_cast<Scalar>(eps);
+  Kokkos::parallel_for(
+      "ttgnn::layerwise_inference::activation",
+      Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows * c), KOKKOS_LAMBDA(std::int64_t k) {
+        const std::int64_t i = k / c, j = k % c;
+        Scalar v = y(i, j);
+        if (bn)
+          v = gamma(j) * (v - mean(j)) / compat::sqrt(var(j) + e) + beta(j);
+        v = v > Scalar(0) ? v : Scalar(0);
+        if (residual)
+          v += h(i, j);
+        y(i, j) = v;
+      });
+}
+
+} // namespace detail
+
+/// \brief Memory of one layer-wise inference call, from the sizes of the Views it allocated.
+struct LayerwiseMemory {
+  /// Largest sum over a layer of the N-row matrices alive together (the previous layer's output
+  /// and this layer's; layer 0 has no input matrix).
+  std::int64_t node_matrix_bytes = 0;
+  /// Largest sum of the per-chunk buffers alive together (ids, input rows, means); bounded by
+  /// the chunk size, not by N.
+  std::int64_t chunk_buffer_bytes = 0;
+  /// Most input rows produced for one chunk of layer 0 (after removing repeated ids).
+  std::int64_t max_input_rows = 0;
+  /// Input rows produced over all chunks of layer 0 (>= N: a node is produced once per chunk
+  /// that reads it).
+  std::int64_t input_rows = 0;
+};
+
+namespace detail {
+
+/// keys = [first, first + rows) followed by the chunk's neighbour ids entries[e0, e0 + edges).
+template <class ExecutionSpace, class Ordinal> struct LayerwiseChunkKeys {
+  using memory_space = typename ExecutionSpace::memory_space;
+  Kokkos::View<std::int64_t *, memory_space> keys;
+  Kokkos::View<Ordinal *, memory_space> entries;
+  std::int64_t first, rows, e0;
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
+    keys(k) = k < rows ? first + k : static_cast<std::int64_t>(entries(e0 + k - rows));
+  }
+};
+
+/// unique = the distinct values of the sorted keys (an exclusive scan of "first of its run").
+template <class ExecutionSpace> struct LayerwiseChunkUnique {
+  using memory_space = typename ExecutionSpace::memory_space;
+  Kokkos::View<std::int64_t *, memory_space> keys, unique;
+  KOKKOS_FUNCTION void operator()(std::int64_t i, std::int64_t &pos, bool final) const {
+    if (i == 0 || keys(i) != keys(i - 1)) {
+      if (final)
+        unique(pos) = keys(i);
+      ++pos;
+    }
+  }
+};
+
+/// local(k) = position in unique (sorted, distinct, size u) of key k (as LayerwiseChunkKeys
+/// lists them: own rows first, then the neighbours); every key is present.
+template <class ExecutionSpace, class Ordinal> struct LayerwiseChunkLocal {
+  using memory_space = typename ExecutionSpace::memory_space;
+  Kokkos::View<std::int64_t *, memory_space> local, unique;
+  Kokkos::View<Ordinal *, memory_space> entries;
+  std::int64_t first, rows, e0, u;
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
+    const std::int64_t key =
+        k < rows ? first + k : static_cast<std::int64_t>(entries(e0 + k - rows));
+    std::int64_t lo = 0, hi = u;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (unique(mid) < key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    local(k) = lo;
+  }
+};
+
+/// For the chunk's row i and column c: mean(i, c) = inv_degree(first + i) * sum of x over the
+/// row's neighbours, self(i, c) = the row's own input row; x holds the chunk's distinct input
+/// rows, local maps ids to rows of x (LayerwiseChunkLocal).
+template <class Scalar, class ExecutionSpace> struct LayerwiseChunkGather {
+  using memory_space = typename ExecutionSpace::memory_space;
+  Matrix<Scalar, ExecutionSpace> x, mean, self;
+  Kokkos::View<std::int64_t *, memory_space> local, row_map;
+  Kokkos::View<float *, memory_space> inv_degree;
+  std::int64_t first, rows, e0, cols;
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
+    const std::int64_t i = k / cols, c = k % cols;
+    Scalar s = 0;
+    for (std::int64_t e = row_map(first + i); e < row_map(first + i + 1); ++e)
+      s += x(local(rows + e - e0), c);
+    mean(i, c) = s * static_cast<Scalar>(inv_degree(first + i));
+    self(i, c) = x(local(i), c);
+  }
+};
+
+/// Chunks [bounds[j], bounds[j + 1]) of the nodes whose own and neighbour ids number at most
+/// \p budget (a single node with more neighbours forms its own chunk).
+inline std::vector<std::int64_t>
+layerwise_input_chunks(Kokkos::View<const std::int64_t *, Kokkos::HostSpace> row_map,
+                       std::int64_t budget) {
+  const std::int64_t n = static_cast<std::int64_t>(row_map.extent(0)) - 1;
+  std::vector<std::int64_t> bounds{0};
+  std::int64_t a = 0;
+  while (a < n) {
+    std::int64_t b = a + 1;
+    while (b < n && (b + 1 - a) + (row_map(b + 1) - row_map(a)) <= budget)
+      ++b;
+    bounds.push_back(b);
+    a = b;
+  }
+  return bounds;
+}
+
+/// out(i, :) = x(ids(i), :).
+template <class Scalar, class ExecutionSpace> struct LayerwiseGatherRows {
+  Matrix<Scalar, ExecutionSpace> x, out;
+  Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> ids;
+  std::int64_t cols;
+  KOKKOS_FUNCTION void operator()(std::int64_t k) const {
+    out(k / cols, k % cols) = x(ids(k / cols), k % cols);
+  }
+};
+
+} // namespace detail
+
+/// \brief Logits of every node (N x classes) from a GraphSAGE GnnModel, layer by layer,
+/// without an N x in_features input matrix: layer 0 runs in chunks of nodes, and for each chunk
+/// asks \p input_rows for the rows of the chunk's nodes and their neighbours only (each
+/// distinct id once per chunk).
+/// \param input_rows callable `input_rows(space, ids, out)` that writes the input row of node
+/// ids(i) to out(i, :) (ids: `Kokkos::View<const std::int64_t *, memory_space>`, out: Matrix
+/// ids.extent(0) x model.width(0)), e.g. a TT lookup or a feature gather
+/// \param chunk layer 0: at most this many input rows per step (own and neighbour ids; a single
+/// node of larger degree is a step of its own); later layers: rows per step
+/// \param memory when given, receives the sizes of what was allocated (LayerwiseMemory)
+/// Memory: the output of layer l and the input of layer l (for l > 0) as N x width matrices (the
+/// previous one is freed once the next is done, unless the caller holds it) plus chunk buffers.
+/// Throws ConfigError for a GCN model or mismatched shapes.
+template <class Scalar, class ExecutionSpace, class Ordinal, class InputRows,
+          std::enable_if_t<!Kokkos::is_view<std::decay_t<InputRows>>::value, int> = 0>
+Matrix<Scalar, ExecutionSpace> sage_layerwise_inference(
+    ExecutionSpace const &space, GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model,
+    FullGraphMean<ExecutionSpace, Ordinal> const &graph, InputRows &&input_rows,
+    std::int64_t chunk = 65536, LayerwiseMemory *memory = nullptr) {
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using vector_type = Kokkos::View<Scalar *, memory_space>;
+  using ids_type = Kokkos::View<std::int64_t *, memory_space>;
+  using policy = Kokkos::RangePolicy<ExecutionSpace>;
+  GnnConfig const &cfg = model.config();
+  if (cfg.kind != GnnKind::sage)
+    throw ConfigError("layer-wise inference needs a GraphSAGE model");
+  const std::int64_t n = graph.num_nodes;
+  const std::vector<vector_type> params = model.parameters();
+  const std::vector<vector_type> buffers = model.buffers();
+  const std::size_t expected = 3 * cfg.num_layers + (cfg.batch_norm ? 2 * (cfg.num_layers - 1) : 0);
+  if (params.size() != expected ||
+      buffers.size() != (cfg.batch_norm ? 2 * (cfg.num_layers - 1) : 0u))
+    throw ConfigError("ttgnn::sage_layerwise_inference: unexpected parameter layout of the model");
+  chunk = std::max<std::int64_t>(1, chunk);
+  LayerwiseMemory mem;
+  auto rows = [](matrix_type const &x, std::int64_t a, std::int64_t b) -> matrix_type {
+    return Kokkos::subview(x, std::make_pair(a, b), Kokkos::ALL);
+  };
+  std::size_t p = 0, q = 0;
+  matrix_type h; // output of the previous layer (empty before layer 1)
+  for (int l = 0; l < cfg.num_layers; ++l) {
+    const std::int64_t in = model.width(l), out = model.width(l + 1);
+    const matrix_type w_self(params[p].data(), in, out), w_neigh(params[p + 1].data(), in, out);
+    const vector_type bias = params[p + 2];
+    p += 3;
+    const bool hidden = l + 1 < cfg.num_layers;
+    vector_type gamma, beta, mean, var;
+    if (hidden && cfg.batch_norm) {
+      gamma = params[p];
+      beta = params[p + 1];
+      mean = buffers[q];
+      var = buffers[q + 1];
+      p += 2;
+      q += 2;
+    }
+    matrix_type y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::h"),
+                  n, out);
+    mem.node_matrix_bytes = std::max(mem.node_matrix_bytes, view_bytes(y) + view_bytes(h));
+    auto finish = [&](matrix_type const &yc, matrix_type const &t, matrix_type const &self) {
+      // yc = t W_neigh + self W_self + b, then the activation of hidden layers
+      gemm(space, 'N', 'N', Scalar(1), t, w_neigh, Scalar(0), yc);
+      gemm(space, 'N', 'N', Scalar(1), self, w_self, Scalar(1), yc);
+      detail::add_bias(space, yc, bias);
+      if (hidden)
+        detail::sage_inference_activation(
+            space, yc, gamma, beta, mean, var, model.residual_at(l) ? self : matrix_type(),
+            1e-5 /* BatchNorm1d's default eps, as GnnModel builds it */);
+    };
+    if (l == 0) {
+      // Chunks of at most `chunk` own + neighbour ids; buffers sized for the largest.
+      auto host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.row_map);
+      const std::vector<std::int64_t> bounds = detail::layerwise_input_chunks(host_row_map, chunk);
+      std::int64_t cap_keys = 0, cap_rows = 0;
+      for (std::size_t j = 0; j + 1 < bounds.size(); ++j) {
+        const std::int64_t a = bounds[j], b = bounds[j + 1];
+        cap_rows = std::max(cap_rows, b - a);
+        cap_keys = std::max(cap_keys, (b - a) + host_row_map(b) - host_row_map(a));
+      }
+      const ids_type keys(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::keys"),
+          cap_keys);
+      const ids_type unique(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::unique"),
+          cap_keys);
+      // the distinct ids of a chunk: at most min(ids, N)
+      const matrix_type x(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::x"),
+          std::min(cap_keys, n), in);
+      const matrix_type t(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::mean"),
+          cap_rows, in);
+      const matrix_type self(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::self"),
+          cap_rows, in);
+      mem.chunk_buffer_bytes = std::max(
+          mem.chunk_buffer_bytes, static_cast<std::int64_t>(2 * cap_keys * sizeof(std::int64_t)) +
+                                      view_bytes(x) + view_bytes(t) + view_bytes(self));
+      for (std::size_t j = 0; j + 1 < bounds.size(); ++j) {
+        const std::int64_t a = bounds[j], b = bounds[j + 1], r = b - a;
+        const std::int64_t e0 = host_row_map(a), m = r + host_row_map(b) - e0;
+        const ids_type k_m = Kokkos::subview(keys, std::make_pair(std::int64_t(0), m));
+        Kokkos::parallel_for(
+            "ttgnn::layerwise_inference::chunk_keys", policy(space, 0, m),
+            detail::LayerwiseChunkKeys<ExecutionSpace, Ordinal>{k_m, graph.entries, a, r, e0});
+        Kokkos::sort(space, k_m);
+        std::int64_t u = 0;
+        Kokkos::parallel_scan("ttgnn::layerwise_inference::chunk_unique", policy(space, 0, m),
+                              detail::LayerwiseChunkUnique<ExecutionSpace>{k_m, unique}, u);
+        // keys are no longer needed: they become the local positions of the ids
+        Kokkos::parallel_for("ttgnn::layerwise_inference::chunk_local", policy(space, 0, m),
+                             detail::LayerwiseChunkLocal<ExecutionSpace, Ordinal>{
+                                 k_m, unique, graph.entries, a, r, e0, u});
+        const Kokkos::View<const std::int64_t *, memory_space> ids =
+            Kokkos::subview(unique, std::make_pair(std::int64_t(0), u));
+        const matrix_type xu = rows(x, 0, u), tc = rows(t, 0, r), sc = rows(self, 0, r);
+        input_rows(space, ids, xu);
+        Kokkos::parallel_for("ttgnn::layerwise_inference::chunk_gather", policy(space, 0, r * in),
+                             detail::LayerwiseChunkGather<Scalar, ExecutionSpace>{
+                                 xu, tc, sc, k_m, graph.row_map, graph.inv_degree, a, r, e0, in});
+        finish(rows(y, a, b), tc, sc);
+        mem.max_input_rows = std::max(mem.max_input_rows, u);
+        mem.input_rows += u;
+      }
+    } else {
+      matrix_type t(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::mean"),
+          std::min(n, chunk), in);
+      mem.chunk_buffer_bytes = std::max(mem.chunk_buffer_bytes, view_bytes(t));
+      for (std::int64_t a = 0; a < n; a += chunk) {
+        const std::int64_t b = std::min(n, a + chunk);
+        const matrix_type tc = rows(t, 0, b - a);
+        graph.mean_rows(space, a, h, tc);
+        finish(rows(y, a, b), tc, rows(h, a, b));
+      }
+    }
+    space.fence();
+    h = y; // frees the previous layer's output
+  }
+  if (memory)
+    *memory = mem;
+  return h;
+}
+
+/// \brief As above with the input rows of all N nodes given as a matrix (N x in_features).
+template <class Scalar, class ExecutionSpace, class Ordinal>
+Matrix<Scalar, ExecutionSpace> sage_layerwise_inference(
+    ExecutionSpace const &space, GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model,
+    FullGraphMean<ExecutionSpace, Ordinal> const &graph, Matrix<Scalar, ExecutionSpace> const &h0,
+    std::int64_t chunk = 65536, LayerwiseMemory *memory = nullptr) {
+  detail::require_extents(h0, graph.num_nodes, model.width(0),
+                          "ttgnn::sage_layerwise_inference: h0");
+  return sage_layerwise_inference(
+      space, model, graph,
+      [h0](ExecutionSpace const &s,
+           Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> const &ids,
+           Matrix<Scalar, ExecutionSpace> const &out) {
+        const std::int64_t c = static_cast<std::int64_t>(out.extent(1));
+        Kokkos::parallel_for(
+            "ttgnn::layerwise_inference::gather_rows",
+            Kokkos::RangePolicy<ExecutionSpace>(s, 0, static_cast<std::int64_t>(ids.extent(0)) * c),
+            detail::LayerwiseGatherRows<Scalar, ExecutionSpace>{h0, out, ids, c});
+      },
+      chunk, memory);
+}
+
+} // namespace ttgnn
+
+#endif

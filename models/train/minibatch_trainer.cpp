@@ -1,0 +1,457 @@
+// Mini-batch GraphSAGE training with neighbour sampling (see minibatch_trainer.hpp).
+#include "models/train/minibatch_trainer.hpp"
+
+#include "core/optim/adam.hpp"
+#include "core/runtime/byte_ledger.hpp"
+#include "core/error.hpp"
+#include "core/counter_rng.hpp"
+#include "graph/neighbor_sampler.hpp"
+#include "core/io/atomic_file.hpp"
+#include "models/layers/block_operator.hpp"
+#include "models/train/checkpoint.hpp"
+#include "models/train/dataset_memory.hpp"
+#include "models/embedding/embedding_export.hpp"
+#include "models/gnn_model.hpp"
+#include "models/train/gradient_allreduce.hpp"
+#include "models/train/layerwise_inference.hpp"
+#include "models/train/subset_inference.hpp"
+#include "models/loss/node_targets.hpp"
+#include "models/train/training_common.hpp"
+#include "models/train/training_loop.hpp"
+#include "models/train/training_report.hpp"
+
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <type_traits>
+
+namespace ttgnn {
+
+namespace {
+
+constexpr std::uint64_t kShuffleDomain = 0x73687566666C65ULL; // "shuffle"
+/// Names the sampler's streams of subset evaluation (training epochs are 1, 2, ...): the same
+/// blocks at every evaluation.
+constexpr std::uint64_t kEvalStream = 0x6576616C756174ULL; // "evaluat"
+
+using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
+
+/// The training nodes of epoch \p epoch in a seeded random order (Fisher-Yates).
+HostIds shuffled(HostIds const &train, std::uint64_t seed, std::uint64_t epoch) {
+  const std::int64_t n = static_cast<std::int64_t>(train.extent(0));
+  HostIds out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::order"), n);
+  Kokkos::deep_copy(out, train);
+  CounterRng rng(seed, kShuffleDomain, epoch);
+  for (std::int64_t i = n - 1; i > 0; --i)
+    std::swap(out(i), out(static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(i + 1)))));
+  return out;
+}
+
+void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions const &o) {
+  if (!o.eval_fanouts.empty() && static_cast<int>(o.eval_fanouts.size()) != o.model.num_layers)
+    throw ConfigError("mini-batch training: " + std::to_string(o.eval_fanouts.size()) +
+                      " evaluation fan-outs for " + std::to_string(o.model.num_layers) +
+                      " layers (give one per layer, or none for all neighbours)");
+  if (o.eval_batch_size < 0)
+    throw ConfigError("mini-batch training: the evaluation batch size must be >= 0");
+  if (static_cast<int>(o.fanouts.size()) != o.model.num_layers)
+    throw ConfigError("mini-batch training: " + std::to_string(o.fanouts.size()) +
+                      " fan-outs for " + std::to_string(o.model.num_layers) +
+                      " layers (give one fan-out per layer, e.g. --fanout 5,10,15)");
+  if (o.batch_size < 1 || o.epochs < 0 || o.eval_every < 1 || o.model.hidden < 1 ||
+      o.checkpoint_every < 1)
+    throw ConfigError("mini-batch training: need batch size >= 1, epochs >= 0, eval-every >= 1, "
+                      "checkpoint-every >= 1");
+  if (data.train.extent(0) == 0 ||
+      (o.evaluate && (data.valid.extent(0) == 0 || data.test.extent(0) == 0)))
+    throw ConfigError("mini-batch training: the dataset '" + data.name +
+                      "' needs a split with train, valid and test nodes");
+  if (data.num_classes < 1 || data.labels.extent(0) != static_cast<std::size_t>(data.num_nodes()))
+    throw ConfigError("mini-batch training: the dataset '" + data.name + "' has no labels");
+  if (o.evaluate_only && o.checkpoint_path.empty())
+    throw ConfigError("mini-batch evaluation of a checkpoint: no checkpoint given");
+  if (o.model.batch_norm && o.communicator.distributed())
+    throw ConfigError("mini-batch training on " + std::to_string(o.communicator.size()) +
+                      " ranks: BatchNorm (--batch-norm) normalises by per-batch statistics, which "
+                      "each rank would compute over its own slice only; train on one rank or "
+                      "drop --batch-norm");
+}
+
+} // namespace
+
+
+// Named, not anonymous: nvcc wants the enclosing function of a device lambda to be addressable.
+namespace minibatch_detail {
+
+/// \brief The batch source of mini-batch training (models/train/training_loop.hpp): this rank's
+/// slice of each shuffled batch of training nodes with its sampled blocks and input rows;
+/// layer-wise or subset evaluation.
+template <class ExecutionSpace> class SampledBlockSource {
+public:
+  using Scalar = float;
+  using memory_space = typename ExecutionSpace::memory_space;
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using model_type = GnnModel<Scalar, ExecutionSpace, std::int32_t>;
+  using input_type = MinibatchInput<Scalar, ExecutionSpace>;
+  using batch_type = TrainingBatch<Scalar, ExecutionSpace, std::int32_t>;
+  using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
+  using HostExec =
+      std::conditional_t<Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
+                         ExecutionSpace, Kokkos::DefaultHostExecutionSpace>;
+
+  SampledBlockSource(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
+                     MinibatchTrainOptions const &o, model_type &model, input_type &input,
+                     NodeTargets<ExecutionSpace> targets)
+      : data_(data), o_(o), model_(model), input_(input), targets_(targets),
+        sampler_(data.graph, o.fanouts, o.seed),
+        train_(Kokkos::create_mirror_view_and_copy(memory_space(), data.train,
+                                                   "ttgnn::minibatch::train")),
+        valid_(Kokkos::create_mirror_view_and_copy(memory_space(), data.valid,
+                                                   "ttgnn::minibatch::valid")),
+        test_(Kokkos::create_mirror_view_and_copy(memory_space(), data.test,
+                                                  "ttgnn::minibatch::test")) {
+    if constexpr (std::is_same<HostExec, ExecutionSpace>::value)
+      host_space_ = space;
+    Communicator const &comm = o.communicator;
+    if (comm.distributed()) { // GNN + TT cores: one all-reduce per step
+      std::vector<Kokkos::View<Scalar *, memory_space>> dense = model.gradients();
+      for (auto const &g : input.dense_gradients())
+        dense.push_back(g);
+      gradient_sum_ = GradientAllreduce<Scalar, ExecutionSpace>(dense);
+    }
+  }
+
+  /// Training nodes per epoch over the batch size (before max_batches).
+  std::int64_t batches_per_epoch() const {
+    return (num_train() + o_.batch_size - 1) / o_.batch_size;
+  }
+
+  std::int64_t num_batches(int epoch) {
+    order_ = shuffled(data_.train, o_.seed, static_cast<std::uint64_t>(epoch));
+    return o_.max_batches > 0 ? std::min(o_.max_batches, batches_per_epoch()) : batches_per_epoch();
+  }
+
+  batch_type batch(ExecutionSpace const &space, int epoch, std::int64_t b, EpochRecord &rec) {
+    const std::int64_t num_ranks = o_.communicator.size(), rank = o_.communicator.rank();
+    const std::int64_t batch_first = b * o_.batch_size;
+    batch_type out;
+    out.batch_seeds = std::min(num_train(), batch_first + o_.batch_size) - batch_first;
+    // this rank's contiguous slice of the batch (the whole batch on one rank)
+    const std::int64_t first = batch_first + out.batch_seeds * rank / num_ranks;
+    const std::int64_t last = batch_first + out.batch_seeds * (rank + 1) / num_ranks;
+    out.seeds = last - first;
+    if (out.seeds == 0) // more ranks than seeds in this batch: contribute nothing, stay in step
+      return out;
+    Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds =
+        Kokkos::subview(order_, std::make_pair(first, last));
+    const auto t_sample = std::chrono::steady_clock::now();
+    const SampledBatch sampled = sampler_.sample(
+        host_space_, seeds, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(b));
+    rec.sample_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sample).count();
+    for (auto const &blk : sampled.blocks)
+      out.ops.push_back(block_mean_operator<Scalar>(space, blk));
+    rec.sampled_edges += sampled.num_edges();
+    auto ids = Kokkos::create_mirror_view_and_copy(memory_space(), sampled.input_nodes(),
+                                                   "ttgnn::minibatch::input_nodes");
+    const std::int64_t n_in = static_cast<std::int64_t>(ids.extent(0));
+    rec.input_rows += n_in;
+    out.x = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::x0"),
+                        n_in, input_.dim());
+    input_.forward(space, ids, out.x);
+    out.x_scratch = true; // this batch's own rows
+    // dropout masks keyed by global node ids: the same whichever rank or position holds a node
+    // (the layer-l nodes are a prefix of the input nodes)
+    for (int l = 0; l < o_.model.num_layers; ++l)
+      out.dropout_keys.push_back(Kokkos::subview(
+          ids,
+          std::make_pair(std::int64_t(0), static_cast<std::int64_t>(sampled.nodes[l].extent(0)))));
+    // the seeds are the first input nodes: their targets become rows 0 .. seeds-1
+    out.targets = gather_targets(space, targets_, ids, out.seeds);
+    Kokkos::View<std::int64_t *, memory_space> rows(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::loss_rows"), out.seeds);
+    detail::fill_iota(space, rows);
+    out.loss_rows = rows;
+    return out;
+  }
+
+  /// The ranks' gradients summed (nothing on one rank).
+  void sum_gradients(ExecutionSpace const &space) {
+    Communicator const &comm = o_.communicator;
+    if (!comm.distributed())
+      return;
+    gradient_sum_.allreduce(space, comm);
+    if (auto const *table = input_.full()) {
+      const auto summed = allreduce_sparse_rows<Scalar>(space, comm, table->sparse_ids(),
+                                                        table->sparse_rows(), input_.options().dim);
+      input_.set_sparse_gradient(summed.ids, summed.rows);
+    }
+  }
+
+  bool evaluates(int epoch) const {
+    return o_.evaluate && (epoch % o_.eval_every == 0 || epoch == o_.epochs);
+  }
+
+  EvalResult evaluate(ExecutionSpace const &space) {
+    // the last batch's lookup plan is not needed again: evaluation runs without it
+    released_input_bytes_ = std::max(released_input_bytes_, input_.release_workspace());
+    model_.set_training(false);
+    const EvalResult r =
+        o_.eval_nodes == EvalNodes::all ? evaluate_all(space) : evaluate_subset(space);
+    model_.set_training(true);
+    return r;
+  }
+
+  std::int64_t allreduce_values() const { return gradient_sum_.size(); }
+
+  /// Logits of every node in evaluation mode (layer-wise full-neighbour inference).
+  matrix_type all_logits(ExecutionSpace const &space) {
+    if (!full_)
+      full_ = std::make_unique<FullGraphMean<ExecutionSpace, std::int32_t>>(
+          FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data_.graph));
+    const bool training = model_.training();
+    model_.set_training(false);
+    matrix_type logits =
+        sage_layerwise_inference(space, model_, *full_, input_rows(), o_.eval_chunk, &eval_memory_);
+    model_.set_training(training);
+    return logits;
+  }
+
+  /// Adds the graph (CSR and the evaluation operator) to \p graph.
+  void add_graph_memory(ByteLedger &graph) const {
+    graph.add(data_.graph.row_map).add(data_.graph.entries);
+    if (full_)
+      graph.add(full_->row_map).add(full_->entries).add(full_->inv_degree);
+  }
+  /// The device copies of the split ids (the host's own on host spaces).
+  void add_node_memory(ByteLedger &nodes) const { nodes.add(train_).add(valid_).add(test_); }
+  /// The largest input workspace freed before an evaluation (see MinibatchInput).
+  std::int64_t released_input_bytes() const { return released_input_bytes_; }
+  /// Sampler scratch and its largest batch.
+  std::int64_t sampler_bytes() const {
+    return sampler_.scratch_bytes() + sampler_.peak_batch_bytes();
+  }
+  /// Largest evaluation buffers and the evaluation sampler's batches (its per-node scratch is
+  /// the training sampler's, counted in sampler_bytes()).
+  std::int64_t eval_bytes() const {
+    return eval_memory_.node_matrix_bytes + eval_memory_.chunk_buffer_bytes +
+           (eval_sampler_ ? eval_sampler_->peak_batch_bytes() : 0);
+  }
+
+private:
+  std::int64_t num_train() const { return static_cast<std::int64_t>(data_.train.extent(0)); }
+
+  /// The input rows of \p ids (evaluation asks per chunk / batch).
+  auto input_rows() {
+    return [this](ExecutionSpace const &s, ids_type const &ids, matrix_type const &out) {
+      input_.forward(s, ids, out);
+    };
+  }
+
+  /// Layer-wise full-neighbour inference over every node.
+  EvalResult evaluate_all(ExecutionSpace const &space) {
+    const matrix_type logits = all_logits(space);
+    const std::vector<double> scores =
+        node_scores(space, logits, targets_, {train_, valid_, test_});
+    EvalResult r{scores[0], scores[1], scores[2], -1};
+    NodeLoss<Scalar, ExecutionSpace> eval_loss;
+    r.valid_loss = eval_loss.forward(space, logits, targets_, valid_);
+    return r;
+  }
+
+  /// The valid nodes (unless test only), then the test nodes, from their L-hop neighbourhoods.
+  EvalResult evaluate_subset(ExecutionSpace const &space) {
+    if (!eval_sampler_)
+      eval_sampler_ = std::make_unique<NeighborSampler<std::int32_t>>(sampler_.with_fanouts(
+          o_.eval_fanouts.empty() ? std::vector<std::int64_t>(o_.model.num_layers, -1)
+                                  : o_.eval_fanouts));
+    const bool with_valid = o_.eval_nodes == EvalNodes::valid_test;
+    const std::int64_t nv = with_valid ? static_cast<std::int64_t>(data_.valid.extent(0)) : 0;
+    const std::int64_t nt = static_cast<std::int64_t>(data_.test.extent(0));
+    HostIds nodes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval"),
+                  nv + nt);
+    for (std::int64_t i = 0; i < nv; ++i)
+      nodes(i) = data_.valid(i);
+    for (std::int64_t i = 0; i < nt; ++i)
+      nodes(nv + i) = data_.test(i);
+    SubsetInferenceMemory sm;
+    const matrix_type logits = sage_subset_inference(
+        space, model_, *eval_sampler_, input_rows(), nodes,
+        o_.eval_batch_size > 0 ? o_.eval_batch_size : o_.batch_size, kEvalStream, &sm);
+    // the model's buffers are resized in place: the part the training peak (activations_mb)
+    // already counts is not counted twice
+    const std::int64_t shared = std::min(sm.max_model_bytes, model_.peak_workspace_bytes());
+    eval_memory_.chunk_buffer_bytes =
+        std::max(eval_memory_.chunk_buffer_bytes, sm.max_batch_bytes - shared);
+    eval_memory_.max_input_rows = std::max(eval_memory_.max_input_rows, sm.max_input_rows);
+    eval_memory_.node_matrix_bytes = std::max<std::int64_t>(
+        eval_memory_.node_matrix_bytes, static_cast<std::int64_t>(logits.span() * sizeof(Scalar)));
+    auto nodes_d =
+        Kokkos::create_mirror_view_and_copy(memory_space(), nodes, "ttgnn::minibatch::eval_nodes");
+    const NodeTargets<ExecutionSpace> local_targets =
+        gather_targets(space, targets_, nodes_d, nv + nt);
+    Kokkos::View<std::int64_t *, memory_space> local(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval_local"), nv + nt);
+    detail::fill_iota(space, local);
+    const ids_type local_valid = Kokkos::subview(local, std::make_pair(std::int64_t(0), nv));
+    const ids_type local_test = Kokkos::subview(local, std::make_pair(nv, nv + nt));
+    const std::vector<double> scores =
+        node_scores(space, logits, local_targets, {local_valid, local_test});
+    EvalResult r;
+    r.test_acc = scores[1];
+    if (with_valid) {
+      r.valid_acc = scores[0];
+      NodeLoss<Scalar, ExecutionSpace> eval_loss;
+      r.valid_loss = eval_loss.forward(space, logits, local_targets, local_valid);
+    }
+    return r;
+  }
+
+  Dataset<std::int32_t> const &data_;
+  MinibatchTrainOptions const &o_;
+  model_type &model_;
+  input_type &input_;
+  NodeTargets<ExecutionSpace> targets_;
+  HostExec host_space_;
+  NeighborSampler<std::int32_t> sampler_;
+  ids_type train_, valid_, test_;
+  HostIds order_;
+  GradientAllreduce<Scalar, ExecutionSpace> gradient_sum_;
+  std::unique_ptr<FullGraphMean<ExecutionSpace, std::int32_t>> full_;
+  std::unique_ptr<NeighborSampler<std::int32_t>> eval_sampler_; // subset evaluation
+  LayerwiseMemory eval_memory_;                                 // largest evaluation buffers
+  std::int64_t released_input_bytes_ = 0;
+};
+
+} // namespace minibatch_detail
+
+template <class ExecutionSpace>
+MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
+                                MinibatchTrainOptions const &o,
+                                Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows,
+                                std::int64_t num_rows) {
+  using Scalar = float;
+  using memory_space = typename ExecutionSpace::memory_space;
+  check_options(data, o);
+  AdamOptions embedding_optimizer;
+  embedding_optimizer.lr = o.resolved_embedding_lr();
+  embedding_optimizer.weight_decay = o.resolved_embedding_weight_decay();
+  // the input's initialisation (tables, spectral init) and the model's: ends once both exist
+  std::optional<Kokkos::Profiling::ScopedRegion> init_region(std::in_place,
+                                                            "ttgnn::minibatch::init");
+  MinibatchInput<Scalar, ExecutionSpace> input(space, data, o.input, embedding_optimizer, rows,
+                                               num_rows);
+  GnnConfig cfg = o.model;
+  cfg.kind = GnnKind::sage;
+  cfg.in_features = input.dim();
+  cfg.out_features = data.num_classes;
+  cfg.seed = o.seed;
+  GnnModel<Scalar, ExecutionSpace, std::int32_t> model(cfg);
+  init_region.reset();
+
+  const NodeMetric metric = resolve_metric(o.metric, data.is_multilabel());
+  NodeTargets<ExecutionSpace> targets;
+  if (data.is_multilabel())
+    targets = NodeTargets<ExecutionSpace>(
+        Kokkos::create_mirror_view_and_copy(memory_space(), data.multilabels,
+                                            "ttgnn::minibatch::multilabels"),
+        metric);
+  else
+    targets = NodeTargets<ExecutionSpace>(Kokkos::create_mirror_view_and_copy(
+        memory_space(), data.labels, "ttgnn::minibatch::labels"));
+  minibatch_detail::SampledBlockSource<ExecutionSpace> source(space, data, o, model, input,
+                                                              targets);
+
+  // Everything later epochs depend on (see the header); the shuffle and the sampled blocks
+  // are functions of (seed, epoch, batch) and need no state.
+  std::string fanouts;
+  for (auto k : o.fanouts)
+    fanouts += (fanouts.empty() ? "" : ",") + std::to_string(k);
+  const std::string fingerprint =
+      training_fingerprint(model, to_string(o.input.kind) + " tt=" + input.shape_string(),
+                           input.parameters(), o.optimizer) +
+      " batch=" + std::to_string(o.batch_size) + " max_batches=" + std::to_string(o.max_batches) +
+      " fanouts=" + fanouts + " seed=" + std::to_string(o.seed) + " metric=" + to_string(metric) +
+      " nodes=" + std::to_string(data.num_nodes()) + "/" + std::to_string(data.train.extent(0)) +
+      "/" + std::to_string(data.valid.extent(0)) + "/" + std::to_string(data.test.extent(0)) +
+      (o.fingerprint.empty() ? "" : " | " + o.fingerprint);
+  TrainingLoop<Scalar, ExecutionSpace, std::int32_t, MinibatchInput<Scalar, ExecutionSpace>> loop(
+      space, model, input, o,
+      o.eval_nodes == EvalNodes::test ? Selection::every : Selection::valid,
+      CheckpointIdentity{"ttgnn-minibatch-trainer", "mini-batch trainer", fingerprint},
+      o.communicator);
+
+  Communicator const &comm = o.communicator;
+  const std::int64_t comm_bytes_before = comm.bytes();
+  const double comm_seconds_before = comm.seconds();
+  MinibatchResult result;
+  static_cast<TrainResult &>(result) =
+      o.evaluate_only ? loop.evaluate_checkpoint(source, o.checkpoint_path) : loop.run(source);
+  const auto order = o.output_order; // empty: the identity (models/embedding/embedding_export.hpp)
+  if (!o.predictions_path.empty()) {
+    const auto logits = source.all_logits(space); // every rank: the inference is collective-free
+    if (comm.rank() == 0)
+      write_matrix_npy(o.predictions_path, logits, order);
+  }
+  if (!o.embeddings_path.empty() && comm.rank() == 0)
+    write_node_rows_npy<Scalar>(
+        space, o.embeddings_path, order, data.num_nodes(), input.options().dim,
+        [&input](ExecutionSpace const &s, auto const &ids, auto const &out) {
+          input.lookup_embedding(s, ids, out);
+        },
+        o.eval_chunk);
+  std::int64_t steps = 0;
+  for (auto const &r : result.history)
+    if (r.epoch >= result.first_epoch)
+      steps += r.batches;
+  result.metric = to_string(metric);
+  result.gnn_params = model.num_parameters();
+  result.embedding_params = input.num_parameters();
+  result.compression = input.compression();
+  result.tt_shape = input.shape_string();
+  result.batches_per_epoch = source.batches_per_epoch();
+  result.batch_time_s = TrainResult::median_value(loop.batch_seconds());
+  result.peak_rss_mb = peak_rss_mb();
+  result.ranks = comm.size();
+  result.allreduce_values = source.allreduce_values();
+  if (comm.distributed() && steps > 0) {
+    result.comm_bytes_per_step = double(comm.bytes() - comm_bytes_before) / double(steps);
+    result.comm_seconds_per_step = (comm.seconds() - comm_seconds_before) / double(steps);
+  }
+  // the dataset (labels and splits: host arrays, and device copies when distinct)
+  ByteLedger graph, features, nodes;
+  add_dataset_memory(data, graph, features, nodes);
+  source.add_graph_memory(graph);
+  nodes.add(targets.labels).add(targets.multilabels);
+  source.add_node_memory(nodes);
+  // the input's workspace now, or the largest one freed before an evaluation
+  MemoryBreakdown &m = result.memory;
+  m = training_memory(model, input, loop, graph, features, model.peak_input_bytes(),
+                      source.released_input_bytes());
+  m.peak_rss_mb = result.peak_rss_mb;
+  m.sampler_mb = to_mb(source.sampler_bytes());
+  m.eval_mb = to_mb(source.eval_bytes());
+  m.nodes_mb = to_mb(nodes.bytes());
+  return result;
+}
+
+#define TTGNN_INSTANTIATE_MINIBATCH(SPACE)                                                         \
+  template MinibatchResult train_minibatch<SPACE>(                                                 \
+      SPACE const &, Dataset<std::int32_t> const &, MinibatchTrainOptions const &,                 \
+      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, std::int64_t);
+#ifdef KOKKOS_ENABLE_SERIAL
+TTGNN_INSTANTIATE_MINIBATCH(Kokkos::Serial)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+TTGNN_INSTANTIATE_MINIBATCH(Kokkos::OpenMP)
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+TTGNN_INSTANTIATE_MINIBATCH(Kokkos::Cuda)
+#endif
+#undef TTGNN_INSTANTIATE_MINIBATCH
+
+} // namespace ttgnn

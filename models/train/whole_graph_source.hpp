@@ -1,0 +1,99 @@
+#ifndef TTGNN_MODELS_WHOLE_GRAPH_SOURCE_HPP
+#define TTGNN_MODELS_WHOLE_GRAPH_SOURCE_HPP
+/// \file whole_graph_source.hpp
+/// \brief The batch source of full-batch training (models/train/training_loop.hpp): one batch per
+/// epoch, the whole graph — every layer aggregates with the same operator, the first reads the
+/// input rows of all nodes (NodeInput::forward_all), the loss averages over the training nodes —
+/// and an evaluation-mode forward over the whole graph after every epoch giving the metric on
+/// train/valid/test and the validation loss.
+
+#include "models/gnn_model.hpp"
+#include "models/layers/graph_operator.hpp"
+#include "models/embedding/node_input.hpp"
+#include "models/loss/node_targets.hpp"
+#include "models/train/training_loop.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace ttgnn {
+
+/// \brief The whole graph as the one batch of every epoch (see the file comment).
+template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t> class WholeGraphSource {
+public:
+  using memory_space = typename ExecutionSpace::memory_space;
+  using model_type = GnnModel<Scalar, ExecutionSpace, Ordinal>;
+  using input_type = NodeInput<Scalar, ExecutionSpace>;
+  using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using targets_type = NodeTargets<ExecutionSpace>;
+  using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
+  using batch_type = TrainingBatch<Scalar, ExecutionSpace, Ordinal>;
+
+  /// \param model, input read in place (they must outlive the source)
+  /// \param a the aggregation operator of every layer (gcn_norm or mean_aggregation)
+  WholeGraphSource(model_type &model, input_type &input, operator_type const &a,
+                   targets_type targets, ids_type train, ids_type valid, ids_type test)
+      : model_(model), input_(input), a_(a), targets_(targets), train_(train), valid_(valid),
+        test_(test) {}
+
+  std::int64_t num_batches(int) const { return 1; }
+
+  /// The whole graph, its input rows computed now (the features themselves without a table).
+  batch_type batch(ExecutionSpace const &space, int, std::int64_t, EpochRecord &rec) {
+    batch_type b;
+    b.ops = {a_};
+    b.x = input_.forward_all(space);
+    b.x_scratch = input_.has_embedding(); // its rows are looked up again every step
+    b.targets = targets_;
+    b.loss_rows = train_;
+    b.seeds = b.batch_seeds = static_cast<std::int64_t>(train_.extent(0));
+    rec.input_rows += input_.has_embedding() ? input_.num_nodes() : 0;
+    return b;
+  }
+
+  void sum_gradients(ExecutionSpace const &) const {}
+  bool evaluates(int) const { return true; }
+
+  /// \brief Evaluation-mode forward: the metric on the three node sets, validation loss
+  /// (-1 without validation nodes).
+  EvalResult evaluate(ExecutionSpace const &space) {
+    matrix_type const &logits = predict(space);
+    EvalResult r;
+    const std::vector<double> m = node_scores(space, logits, targets_, {train_, valid_, test_});
+    r.train_acc = m[0];
+    r.valid_acc = m[1];
+    r.test_acc = m[2];
+    if (valid_.extent(0) > 0) {
+      NodeLoss<Scalar, ExecutionSpace> eval_loss;
+      r.valid_loss = eval_loss.forward(space, logits, targets_, valid_);
+    }
+    return r;
+  }
+
+  /// \brief Logits of every node in evaluation mode (N x classes; owned by the model).
+  matrix_type const &predict(ExecutionSpace const &space) {
+    model_.set_training(false);
+    matrix_type const &logits = model_.forward(space, a_, input_.forward_all(space));
+    model_.set_training(true);
+    return logits;
+  }
+
+  operator_type const &graph_operator() const { return a_; }
+  ids_type const &train_nodes() const { return train_; }
+  ids_type const &valid_nodes() const { return valid_; }
+  ids_type const &test_nodes() const { return test_; }
+
+private:
+  model_type &model_;
+  input_type &input_;
+  operator_type a_;
+  targets_type targets_;
+  ids_type train_, valid_, test_;
+};
+
+} // namespace ttgnn
+
+#endif

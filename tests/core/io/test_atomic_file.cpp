@@ -1,0 +1,97 @@
+// AtomicFileWriter: a file appears whole on commit() or not at all; the temporary file lives
+// next to the destination and is removed when the writer is dropped; stale temporaries of a
+// killed writer are found by name.
+#include "core/io/atomic_file.hpp"
+#include "core/error.hpp"
+#include "test_harness.hpp"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh_dir(std::string const &name) {
+  const fs::path dir = fs::path(TTGNN_BINARY_DIR) / "test_scratch" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string read_all(fs::path const &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::size_t count_files(fs::path const &dir) {
+  return static_cast<std::size_t>(
+      std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+} // namespace
+
+TEST_CASE("atomic file: commit renames the whole content into place") {
+  const fs::path dir = fresh_dir("atomic_commit");
+  const fs::path out = dir / "out.bin";
+  {
+    ttgnn::AtomicFileWriter w(out.string());
+    w.write("abc", 3);
+    w.write(std::string("\0def", 4));
+    w.write(nullptr, 0);          // an empty section: nothing, and no null pointer reaches fwrite
+    CHECK_FALSE(fs::exists(out)); // nothing at the destination before commit
+    CHECK(count_files(dir) == 1); // the temporary, in the same folder
+    w.commit();
+    CHECK_THROWS_AS(w.commit(), ttgnn::InputError);
+    CHECK_THROWS_AS(w.write("x", 1), ttgnn::InputError);
+  }
+  CHECK(read_all(out) == std::string("abc\0def", 7));
+  CHECK(count_files(dir) == 1);
+  // mode as fopen would give it: 0666 less the umask (mkstemp alone gives 0600)
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  CHECK((fs::status(out).permissions() & fs::perms::all) == static_cast<fs::perms>(0666 & ~mask));
+}
+
+TEST_CASE("atomic file: a writer dropped before commit leaves the old file and no temporary") {
+  const fs::path dir = fresh_dir("atomic_abort");
+  const fs::path out = dir / "out.txt";
+  ttgnn::write_file_atomic(out.string(), "old\n");
+  {
+    ttgnn::AtomicFileWriter w(out.string());
+    w.write("new, half written");
+  }
+  CHECK(read_all(out) == "old\n");
+  CHECK(count_files(dir) == 1);
+}
+
+TEST_CASE("atomic file: errors name the path") {
+  const fs::path dir = fresh_dir("atomic_errors");
+  const std::string missing = (dir / "no" / "such" / "folder" / "out.txt").string();
+  try {
+    ttgnn::AtomicFileWriter w(missing);
+    FAIL("a writer into a missing folder must throw");
+  } catch (ttgnn::InputError const &e) {
+    CHECK(std::string(e.what()).find(missing) != std::string::npos);
+  }
+  CHECK_THROWS_AS(ttgnn::AtomicFileWriter(""), ttgnn::InputError);
+}
+
+TEST_CASE("atomic file: remove_stale_temporaries removes only PATH.tmp-XXXXXX") {
+  const fs::path dir = fresh_dir("atomic_stale");
+  const fs::path out = dir / "model.ckpt";
+  for (char const *name :
+       {"model.ckpt.tmp-a1B2c3", "model.ckpt.tmp-zzzzzz", // stale
+        "model.ckpt.tmp-short", "model.ckpt.tmp-toolong1", "other.tmp-a1B2c3", "model.ckpt"})
+    std::ofstream(dir / name) << "x";
+  CHECK(ttgnn::remove_stale_temporaries(out.string()) == 2);
+  CHECK_FALSE(fs::exists(dir / "model.ckpt.tmp-a1B2c3"));
+  CHECK_FALSE(fs::exists(dir / "model.ckpt.tmp-zzzzzz"));
+  CHECK(count_files(dir) == 4);
+  CHECK(fs::exists(dir / "model.ckpt"));
+}

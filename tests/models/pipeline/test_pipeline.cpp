@@ -1,0 +1,365 @@
+// The pipeline layer (models/pipeline/pipeline.hpp): the typed settings round-trip through their text
+// form, one refusal message for what mini-batch training does not implement, feature
+// normalisation, both training paths on a generated graph with the one definition of
+// compression, and evaluate_checkpoint reproducing the scores and logits of the trained run.
+#include "core/error.hpp"
+#include "graph/synth/sbm_dataset.hpp"
+#include "models/train/checkpoint.hpp"
+#include "models/pipeline/pipeline.hpp"
+#include "scratch_dir.hpp"
+#include "test_harness.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace {
+
+ttgnn::Dataset<std::int32_t> sbm(std::int64_t n, int features) {
+  ttgnn::SbmConfig c;
+  c.num_nodes = n;
+  c.num_classes = 4;
+  c.avg_degree = 8;
+  c.homophily = 0.85;
+  c.communities = 2;
+  c.num_features = features;
+  c.feature_separation = 1.5;
+  c.seed = 5;
+  return ttgnn::make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(), c);
+}
+
+std::string scratch(std::string const &name) {
+  static const auto dir = ttgnn::test::scratch_dir("pipeline");
+  return (dir / name).string();
+}
+
+} // namespace
+
+TEST_CASE("RunConfig: text round trip of every field; unknown keys are refused") {
+  ttgnn::RunConfig c;
+  c.data.dataset = "some/folder";
+  c.data.feature_norm = ttgnn::FeatureNorm::row;
+  c.input = ttgnn::InputKind::features_tt;
+  c.order = ttgnn::OrderMethod::metis_hier;
+  c.embedding.tt_n = {10, 11, 12};
+  c.embedding.tt_d = {4, 2, 2};
+  c.embedding.init = ttgnn::InitMethod::spectral;
+  c.embedding.init_std = 0.3125;
+  c.embedding.backward = ttgnn::TtBackwardMode::atomic;
+  c.model = ttgnn::GnnKind::sage;
+  c.optimizer = ttgnn::OptimizerKind::adamw;
+  c.lr = 1.0 / 3.0; // needs all 17 digits to come back bit for bit
+  c.metric = ttgnn::NodeMetric::f1_macro;
+  c.minibatch.batch_size = 128;
+  c.minibatch.fanouts = {5, 10};
+  c.seed = 18446744073709551615ull;
+  c.residual = true;
+  const std::string text = ttgnn::to_text(c);
+  const ttgnn::RunConfig back = ttgnn::run_config_from_text(text);
+  CHECK(ttgnn::to_text(back) == text);
+  CHECK(back.lr == c.lr);
+  CHECK(back.seed == c.seed);
+  CHECK(back.embedding.tt_n == c.embedding.tt_n);
+  CHECK(back.metric == c.metric);
+  CHECK(back.order == ttgnn::OrderMethod::metis_hier);
+  CHECK_THROWS_AS(ttgnn::run_config_from_text(text + "no_such_setting=1\n"), ttgnn::ConfigError);
+  CHECK_THROWS_AS(ttgnn::run_config_from_text("lr=fast\n"), ttgnn::ConfigError);
+  CHECK_THROWS_AS(ttgnn::run_config_from_text("order=sideways\n"), ttgnn::ConfigError);
+  // every number is read whole, and the error names the key
+  CHECK_THROWS_WITH_AS(ttgnn::run_config_from_text("hidden=12abc\n"),
+                       "run config: hidden: expected an integer, got '12abc'", ttgnn::ConfigError);
+  CHECK_THROWS_WITH_AS(ttgnn::run_config_from_text("epochs=2.5\n"),
+                       "run config: epochs: expected an integer, got '2.5'", ttgnn::ConfigError);
+  CHECK_THROWS_WITH_AS(ttgnn::run_config_from_text("seed=-1\n"),
+                       "run config: seed: expected a non-negative integer, got '-1'",
+                       ttgnn::ConfigError);
+  CHECK_THROWS_AS(ttgnn::run_config_from_text("residual=yes\n"), ttgnn::ConfigError);
+  CHECK_THROWS_AS(ttgnn::run_config_from_text("tt_n=10,x,12\n"), ttgnn::ConfigError);
+}
+
+TEST_CASE("check_run_config: one message for what mini-batch training does not implement") {
+  ttgnn::RunConfig c;
+  c.model = ttgnn::GnnKind::sage;
+  c.minibatch.batch_size = 64;
+  c.minibatch.fanouts = {5, 5};
+  ttgnn::check_run_config(c); // fine
+  auto message = [](ttgnn::RunConfig const &bad) -> std::string {
+    try {
+      ttgnn::check_run_config(bad);
+    } catch (ttgnn::ConfigError const &e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string suffix = "is not implemented for mini-batch training (--batch-size); drop it "
+                             "or train full batch";
+  ttgnn::RunConfig a = c;
+  a.input = ttgnn::InputKind::features_embedding;
+  CHECK(message(a) == "--input feat+emb " + suffix);
+  ttgnn::RunConfig b = c; // the schedule is the training loop's, on both paths
+  b.lr_warmup = 3;
+  b.plateau_factor = 0.5;
+  CHECK(message(b).empty());
+  b.minibatch.eval_nodes = ttgnn::EvalNodes::test; // a plateau needs a validation metric
+  CHECK(message(b).find("computes no validation metric") != std::string::npos);
+  ttgnn::RunConfig d = c;
+  d.embedding.backward = ttgnn::TtBackwardMode::atomic;
+  CHECK(message(d).find(suffix) != std::string::npos);
+  ttgnn::RunConfig e = c;
+  e.model = ttgnn::GnnKind::gcn;
+  CHECK(message(e).find("trains GraphSAGE") != std::string::npos);
+  ttgnn::RunConfig f = c;
+  f.minibatch.fanouts = {5, 5, 5};
+  CHECK(message(f).find("3 fan-outs for 2 layers") != std::string::npos);
+  ttgnn::RunConfig g;
+  g.metrics_out = "/no/such/folder/m.csv";
+  CHECK(message(g).find("does not exist") != std::string::npos);
+}
+
+TEST_CASE("normalize_feature_rows: every nonzero row sums to 1 in absolute value") {
+  auto data = sbm(200, 6);
+  ttgnn::DenseFeatures before("before", data.features.extent(0), data.features.extent(1));
+  Kokkos::deep_copy(before, data.features); // a copy (a host mirror of a host View aliases it)
+  data.features(3, 0) = 0;                  // a row with a zero stays finite
+  ttgnn::normalize_feature_rows(data);
+  for (std::int64_t i = 0; i < data.num_nodes(); ++i) {
+    double s = 0;
+    for (std::int64_t j = 0; j < 6; ++j)
+      s += std::fabs(data.features(i, j));
+    CHECK(s == doctest::Approx(1.0).epsilon(1e-5));
+    // direction kept: ratios of entries unchanged (j = 1, 2 are nonzero in generated data)
+    CHECK(data.features(i, 1) * before(i, 2) ==
+          doctest::Approx(data.features(i, 2) * before(i, 1)).epsilon(1e-4));
+  }
+}
+
+TEST_CASE("run_training: full batch and mini-batch on a generated graph, one compression") {
+  const auto data = sbm(600, 0);
+  ttgnn::RunConfig c;
+  c.input = ttgnn::InputKind::tt;
+  c.order = ttgnn::OrderMethod::metis_hier;
+  c.embedding.dim = 16;
+  c.embedding.tt_rank = 4;
+  c.hidden = 16;
+  c.epochs = 30;
+  c.weight_decay = 0;
+  c.seed = 2;
+  const auto full = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, c);
+  REQUIRE(full.has_tt);
+  // compression: N x d over the trainable TT entries, sum_k r_{k-1} n_k d_k r_k
+  std::int64_t params = 0;
+  for (std::size_t k = 0; k < full.tt_shape.n.size(); ++k)
+    params += full.tt_shape.ranks[k] * full.tt_shape.n[k] * full.tt_shape.d[k] *
+              full.tt_shape.ranks[k + 1];
+  CHECK(full.embedding_params == params);
+  CHECK(full.compression() == doctest::Approx(600.0 * 16.0 / double(params)));
+  CHECK(full.table_rows == full.tt_shape.padded_rows());
+  CHECK(full.table_rows >= 600);
+  CHECK(full.last_epoch == 30);
+  CHECK(full.history.size() == 30u);
+  // 4 classes, h = 0.85: a TT embedding on a METIS order learns it well above chance (0.25)
+  CHECK(full.test_score > 0.5);
+
+  ttgnn::RunConfig m = c;
+  m.model = ttgnn::GnnKind::sage;
+  m.minibatch.batch_size = 64;
+  m.minibatch.fanouts = {5, 5};
+  m.epochs = 8;
+  m.lr = 0.01;
+  const auto mb = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, m);
+  CHECK(mb.embedding_params == params); // same ordering and TT shape on both paths
+  CHECK(mb.compression() == doctest::Approx(full.compression()));
+  CHECK(mb.batches_per_epoch == (static_cast<std::int64_t>(data.train.extent(0)) + 63) / 64);
+  CHECK(mb.last_epoch == 8);
+  CHECK(mb.test_score > 0.4);
+
+  ttgnn::RunConfig e = c;
+  e.input = ttgnn::InputKind::embedding;
+  const auto table = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, e);
+  CHECK(table.compression() == doctest::Approx(1.0)); // N rows, no holes under metis-hier
+  CHECK(table.table_rows == 600);
+}
+
+TEST_CASE("run_training: the original order keeps no N-entry node map in the memory report") {
+  const auto data = sbm(700, 0);
+  const double mib = 1024.0 * 1024.0, n = 700;
+  ttgnn::RunConfig c;
+  c.input = ttgnn::InputKind::tt;
+  c.order = ttgnn::OrderMethod::original;
+  c.embedding.dim = 16;
+  c.embedding.tt_rank = 4;
+  c.hidden = 16;
+  c.epochs = 2;
+  c.seed = 3;
+  c.model = ttgnn::GnnKind::sage;
+  c.minibatch.batch_size = 64;
+  c.minibatch.fanouts = {4, 4};
+  c.predictions_out = scratch("original_logits.npy");
+  c.export_embeddings = scratch("original_emb.npy");
+  // table: the TT cores and their gradients only (a row map would add 8 bytes per node)
+  const auto mb = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, c);
+  CHECK(mb.table_rows >= 700);
+  CHECK(mb.memory.table_mb * mib == doctest::Approx(2.0 * 4 * mb.embedding_params));
+  CHECK(std::filesystem::file_size(c.predictions_out) >= 700u * 4u * sizeof(float));
+  CHECK(std::filesystem::file_size(c.export_embeddings) >= 700u * 16u * sizeof(float));
+  ttgnn::RunConfig full = c;
+  full.minibatch.batch_size = 0;
+  full.model = ttgnn::GnnKind::gcn;
+  const auto fb = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, full);
+  CHECK(fb.memory.table_mb * mib == doctest::Approx(2.0 * 4 * fb.embedding_params));
+  // the hierarchical order has holes: its map is real and reported
+  ttgnn::RunConfig hier = c;
+  hier.order = ttgnn::OrderMethod::metis_hier;
+  const auto h = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, hier);
+  CHECK(h.memory.table_mb * mib == doctest::Approx(2.0 * 4 * h.embedding_params + 8.0 * n));
+}
+
+TEST_CASE("evaluate_checkpoint: the trained run's scores and logits, from the file alone") {
+  const auto data = sbm(500, 8);
+  ttgnn::RunConfig c;
+  c.input = ttgnn::InputKind::features_tt;
+  c.order = ttgnn::OrderMethod::metis;
+  c.embedding.dim = 8;
+  c.embedding.tt_rank = 3;
+  c.epochs = 12;
+  c.seed = 4;
+  c.checkpoint = scratch("run.ckpt");
+  c.predictions_out = scratch("trained.npy");
+  std::filesystem::remove(c.checkpoint);
+  const auto trained = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, c);
+
+  ttgnn::RunConfig stored = ttgnn::checkpoint_run_config(c.checkpoint);
+  CHECK(ttgnn::to_text(stored) == ttgnn::to_text(c));
+  stored.predictions_out = scratch("evaluated.npy");
+  const auto evaluated = ttgnn::evaluate_checkpoint(Kokkos::DefaultExecutionSpace(), data, stored);
+  CHECK(evaluated.best_epoch == trained.best_epoch);
+  CHECK(evaluated.checkpoint_epoch == 12);
+  CHECK(evaluated.test_score == doctest::Approx(trained.test_score).epsilon(1e-12));
+  CHECK(evaluated.valid_score == doctest::Approx(trained.valid_score).epsilon(1e-12));
+  CHECK(evaluated.history.size() == trained.history.size());
+  // the same logits (same parameters, same kernels): both .npy files byte-identical
+  auto bytes = [](std::string const &p) {
+    std::FILE *f = std::fopen(p.c_str(), "rb");
+    REQUIRE(f);
+    std::vector<char> b;
+    for (int ch; (ch = std::fgetc(f)) != EOF;)
+      b.push_back(static_cast<char>(ch));
+    std::fclose(f);
+    return b;
+  };
+  const auto a = bytes(c.predictions_out), b = bytes(stored.predictions_out);
+  const std::size_t payload = 500u * 4u * sizeof(float); // N x C float32 after the header
+  CHECK(a.size() > payload);
+  CHECK(a.size() <= payload + 256u);
+  CHECK(a == b);
+
+  // other data is refused (the fingerprint holds the data's checksum)
+  const auto other = sbm(501, 8);
+  CHECK_THROWS_AS(ttgnn::evaluate_checkpoint(Kokkos::DefaultExecutionSpace(), other, stored),
+                  ttgnn::ConfigError);
+  // a checkpoint without run settings is named as such
+  ttgnn::Checkpoint bare;
+  bare.put_string("format", "ttgnn-full-batch-trainer");
+  bare.save(scratch("bare.ckpt"));
+  CHECK_THROWS_AS(ttgnn::checkpoint_run_config(scratch("bare.ckpt")), ttgnn::ConfigError);
+}
+
+namespace {
+
+/// The profiling regions of a run, as the Kokkos Tools region callbacks see them.
+struct RegionLog {
+  static std::vector<std::string> &stack() {
+    static std::vector<std::string> s;
+    return s;
+  }
+  /// (region, its parent or "") in push order
+  static std::vector<std::pair<std::string, std::string>> &pushed() {
+    static std::vector<std::pair<std::string, std::string>> p;
+    return p;
+  }
+  static int &unbalanced() {
+    static int n = 0;
+    return n;
+  }
+  static void push(char const *name) {
+    pushed().emplace_back(name, stack().empty() ? std::string() : stack().back());
+    stack().emplace_back(name);
+  }
+  static void pop() {
+    if (stack().empty())
+      ++unbalanced();
+    else
+      stack().pop_back();
+  }
+  static std::size_t count(std::string const &name, std::string const &parent) {
+    std::size_t n = 0;
+    for (auto const &p : pushed())
+      n += p.first == name && p.second == parent;
+    return n;
+  }
+};
+
+} // namespace
+
+TEST_CASE("profiling regions: load, order, init, spectral, epochs, steps, evaluations and "
+          "checkpoints nest and close") {
+  namespace tools = Kokkos::Tools::Experimental;
+  RegionLog::stack().clear();
+  RegionLog::pushed().clear();
+  tools::set_push_region_callback(&RegionLog::push);
+  tools::set_pop_region_callback(&RegionLog::pop);
+  const auto data = sbm(300, 0);
+  ttgnn::RunConfig c;
+  c.input = ttgnn::InputKind::tt;
+  c.order = ttgnn::OrderMethod::metis_hier;
+  c.embedding.init = ttgnn::InitMethod::spectral;
+  c.embedding.dim = 8;
+  c.embedding.tt_rank = 2;
+  c.hidden = 8;
+  c.epochs = 3;
+  c.checkpoint = scratch("regions.ckpt");
+  c.checkpoint_every = 2;
+  ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, c);
+  ttgnn::RunConfig m = c; // the mini-batch path
+  m.model = ttgnn::GnnKind::sage;
+  m.minibatch.batch_size = 100;
+  m.minibatch.fanouts = {3, 3};
+  m.epochs = 2;
+  m.checkpoint = scratch("regions_mb.ckpt");
+  ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, m);
+  tools::set_push_region_callback(nullptr);
+  tools::set_pop_region_callback(nullptr);
+
+  CHECK(RegionLog::unbalanced() == 0);
+  CHECK(RegionLog::stack().empty()); // every region closed
+  const std::string run = "ttgnn::pipeline::run", epoch = "ttgnn::train::epoch";
+  CHECK(RegionLog::count(run, "") == 2);
+  CHECK(RegionLog::count("ttgnn::pipeline::order", run) == 2);
+  CHECK(RegionLog::count("ttgnn::pipeline::init", run) == 1); // full batch
+  CHECK(RegionLog::count("ttgnn::minibatch::init", run) == 1);
+  CHECK(RegionLog::count("ttgnn::embedding::spectral", "ttgnn::pipeline::init") == 1);
+  CHECK(RegionLog::count("ttgnn::embedding::spectral", "ttgnn::minibatch::init") == 1);
+  CHECK(RegionLog::count(epoch, run) == 3 + 2);
+  CHECK(RegionLog::count("ttgnn::train::step", epoch) == 3 + 2);
+  CHECK(RegionLog::count("ttgnn::train::evaluate", epoch) == 3 + 2);
+  // full batch: epochs 2 and 3 (every 2nd and the last); mini-batch: both epochs
+  CHECK(RegionLog::count("ttgnn::train::checkpoint", epoch) == 2 + 2);
+  // the loader's region, outside a run
+  ttgnn::LoadedData const loaded = [] {
+    ttgnn::RunConfig l;
+    l.data.dataset = TTGNN_SOURCE_DIR "/datasets/cora";
+    RegionLog::pushed().clear();
+    namespace tools = Kokkos::Tools::Experimental;
+    tools::set_push_region_callback(&RegionLog::push);
+    tools::set_pop_region_callback(&RegionLog::pop);
+    auto d = ttgnn::load_run_data(l, {});
+    tools::set_push_region_callback(nullptr);
+    tools::set_pop_region_callback(nullptr);
+    return d;
+  }();
+  CHECK(loaded.data.num_nodes() == 2708);
+  CHECK(RegionLog::count("ttgnn::pipeline::load", "") == 1);
+  CHECK(RegionLog::stack().empty());
+}
