@@ -40,7 +40,7 @@ constexpr Command commands[] = {
 };
 
 void usage(std::FILE *out) {
-  std::fprintf(out, "usage: ttgnn <command> [options] [--kokkos-threads=N]\n"
+  std::fprintf(out, "usage: ttgnn <command> [options] [--kokkos-num-threads=N]\n"
                     "       ttgnn --version\n\ncommands:\n");
   for (auto const &c : commands)
     std::fprintf(out, "  %-18s %s\n", c.name, c.summary);

@@ -34,9 +34,9 @@
 # in WORK_DIR/*.json, GNU time's output in WORK_DIR/*.time; a stage whose .time exists is not
 # run again (delete it to rerun). ORDERS=0 skips the order stages.
 #
-# Dry runs: NODES=2000000 gives the same stages at 1/55 of the size; every stage's memory is
-# linear in N and in the arcs (the TT cores and the mini-batch buffers are fixed), so two dry
-# runs at different degrees give bytes per node and per arc.
+# Dry runs: NODES (the third argument) = 2000000 gives the same stages at 1/55 of the size;
+# every stage's memory is linear in N and in the arcs (the TT cores and the mini-batch buffers
+# are fixed), so two dry runs at different degrees give bytes per node and per arc.
 set -eu
 build=${1:?build dir}
 work=${2:?work dir}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 14's speed and memory comparison in one run, then one table (bench/scale_speed_table.py):
+# The full-batch speed and memory comparison in one run, then one table (bench/scale_speed_table.py):
 # every full-batch configuration (GCN, SAGE x input feat, emb, tt) at 1 and 2 threads, ttgnn
 # (bench_train --mode full) next to PyTorch (bench/train_torch.py: same data, same model, same
 # thread count, run right after it) on two generated graphs; the STREAM-like triad and the SpMM

@@ -49,7 +49,7 @@ struct EmbeddingConfig {
   double tt_slack = 1.05;         ///< default row factors: product >= tt_slack * N
   InitMethod init = InitMethod::orthogonal;
   /// Root-mean-square entry of the initial table (0.1: 0.04 better test accuracy than 1 on
-  /// held-out generated graphs, README "Training").
+  /// held-out generated graphs, docs/RESULTS.md).
   double init_std = 0.1;
   double spectral_exponent = 0.5;
   TtBackwardMode backward = TtBackwardMode::deterministic;
