@@ -75,7 +75,7 @@
 #include "models/gnn_model.hpp"
 #include "models/layers/batch_norm.hpp"
 #include "models/layers/block_operator.hpp"
-#include "models/layers/dense_weights.hpp"
+#include "models/layers/dense_layer.hpp"
 #include "models/layers/dropout.hpp"
 #include "models/layers/gcn_conv.hpp"
 #include "models/layers/gcn_norm.hpp"

@@ -10,7 +10,7 @@
 #include "core/linalg/column_sums.hpp"
 #include "core/linalg/dense_gemm.hpp"
 #include "models/layers/graph_operator.hpp"
-#include "models/layers/dense_weights.hpp"
+#include "models/layers/dense_layer.hpp"
 #include "models/layers/layer.hpp"
 #include "models/layers/linear.hpp"
 #include "models/layers/parameter_init.hpp"
@@ -24,37 +24,32 @@ namespace ttgnn {
 
 /// \brief y = A x W + b over a GraphOperator (full graph or a sampled block).
 template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
-class GCNConv : public Layer<Scalar, ExecutionSpace> {
+class GCNConv : public DenseLayer<Scalar, ExecutionSpace> {
+  using Base = DenseLayer<Scalar, ExecutionSpace>;
+  using Base::in_;
+  using Base::out_;
+
 public:
-  using typename Layer<Scalar, ExecutionSpace>::matrix_type;
-  using typename Layer<Scalar, ExecutionSpace>::vector_type;
+  using Base::bias;
+  using Base::weight;
+  using Base::weight_grad;
+  using typename Base::matrix_type;
+  using typename Base::vector_type;
   using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
 
   /// \param in_features, out_features shape of W, \param bias whether b exists
   /// \param seed initialisation seed (reset_parameters)
   GCNConv(std::int64_t in_features, std::int64_t out_features, bool bias = true,
           std::uint64_t seed = 0)
-      : in_(in_features), out_(out_features),
-        w_("gcn_conv", {"weight"}, in_features, out_features, bias) {
+      : Base("gcn_conv", {"weight"}, in_features, out_features, bias) {
     reset_parameters(seed);
   }
 
-  std::int64_t in_features() const { return in_; }
-  std::int64_t out_features() const { return out_; }
-  matrix_type weight() const {
-    return w_.weight();
-  }
-  matrix_type weight_grad() const {
-    return w_.weight_grad();
-  }
-  vector_type bias() const { return w_.bias(); }
-
-  std::vector<vector_type> parameters() const override { return w_.parameters(); }
-  std::vector<vector_type> gradients() const override { return w_.gradients(); }
   void reset_parameters(std::uint64_t seed) override {
-    uniform_fill(w_.flat_weight(), init_bound(Init::glorot, in_, out_), layer_rng::mix64(seed) ^ 1);
-    if (w_.has_bias())
-      Kokkos::deep_copy(w_.bias(), Scalar(0));
+    uniform_fill(this->flat_weight(), init_bound(Init::glorot, in_, out_),
+                 layer_rng::mix64(seed) ^ 1);
+    if (this->has_bias())
+      Kokkos::deep_copy(this->bias(), Scalar(0));
   }
 
   /// \brief y = A x W + b. x: a.num_cols x in, y: a.num_rows x out. Keeps a, x for backward.
@@ -73,8 +68,8 @@ public:
       gemm(space, 'N', 'N', Scalar(1), x, weight(), Scalar(0), t_);
       a.apply(space, t_, y);
     }
-    if (w_.has_bias())
-      detail::add_bias(space, y, w_.bias());
+    if (this->has_bias())
+      detail::add_bias(space, y, this->bias());
   }
 
   /// \brief dW += (A x)^T gy, db += sums of gy, gx = A^T gy W^T (skipped if gx is empty).
@@ -84,8 +79,8 @@ public:
     const bool want_x = detail::wanted(grad_x);
     if (want_x)
       detail::require_extents(grad_x, a_.num_cols, in_, "ttgnn::GCNConv::backward: grad_x");
-    if (w_.has_bias())
-      column_sums(space, grad_y, w_.bias_grad(), Scalar(1));
+    if (this->has_bias())
+      column_sums(space, grad_y, this->bias_grad(), Scalar(1));
     if (aggregate_first()) { // y = t W, t = A x
       gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), weight_grad());
       if (want_x) {
@@ -108,8 +103,6 @@ public:
   void add_workspace(ByteLedger &ledger) const override { ledger.add(x_).add(t_).add(u_); }
 
 private:
-  std::int64_t in_, out_;
-  DenseWeights<Scalar, ExecutionSpace> w_;
   operator_type a_;
   matrix_type x_, t_, u_;
 };

@@ -6,7 +6,7 @@
 
 #include "core/linalg/column_sums.hpp"
 #include "core/linalg/dense_gemm.hpp"
-#include "models/layers/dense_weights.hpp"
+#include "models/layers/dense_layer.hpp"
 #include "models/layers/layer.hpp"
 #include "models/layers/parameter_init.hpp"
 
@@ -33,10 +33,18 @@ void add_bias(ExecutionSpace const &space, Matrix<Scalar, ExecutionSpace> const 
 } // namespace detail
 
 /// \brief y = x W + b.
-template <class Scalar, class ExecutionSpace> class Linear : public Layer<Scalar, ExecutionSpace> {
+template <class Scalar, class ExecutionSpace>
+class Linear : public DenseLayer<Scalar, ExecutionSpace> {
+  using Base = DenseLayer<Scalar, ExecutionSpace>;
+  using Base::in_;
+  using Base::out_;
+
 public:
-  using typename Layer<Scalar, ExecutionSpace>::matrix_type;
-  using typename Layer<Scalar, ExecutionSpace>::vector_type;
+  using Base::bias;
+  using Base::weight;
+  using Base::weight_grad;
+  using typename Base::matrix_type;
+  using typename Base::vector_type;
 
   /// \param in_features, out_features shape of W
   /// \param bias whether b exists
@@ -45,28 +53,18 @@ public:
   /// \param seed initialisation seed (reset_parameters)
   Linear(std::int64_t in_features, std::int64_t out_features, bool bias = true,
          Init init = Init::kaiming, std::uint64_t seed = 0)
-      : in_(in_features), out_(out_features), init_(init),
-        w_("linear", {"weight"}, in_features, out_features, bias) {
+      : Base("linear", {"weight"}, in_features, out_features, bias), init_(init) {
     reset_parameters(seed);
   }
 
-  std::int64_t in_features() const { return in_; }
-  std::int64_t out_features() const { return out_; }
-  /// W as an in x out matrix aliasing parameters()[0].
-  matrix_type weight() const { return w_.weight(); }
-  matrix_type weight_grad() const { return w_.weight_grad(); }
-  /// b (empty View without bias).
-  vector_type bias() const { return w_.bias(); }
-
-  std::vector<vector_type> parameters() const override { return w_.parameters(); }
-  std::vector<vector_type> gradients() const override { return w_.gradients(); }
   void reset_parameters(std::uint64_t seed) override {
-    uniform_fill(w_.flat_weight(), init_bound(init_, in_, out_), layer_rng::mix64(seed) ^ 1);
-    if (w_.has_bias()) {
+    uniform_fill(this->flat_weight(), init_bound(init_, in_, out_), layer_rng::mix64(seed) ^ 1);
+    if (this->has_bias()) {
       if (init_ == Init::kaiming)
-        uniform_fill(w_.bias(), init_bound(Init::kaiming, in_, out_), layer_rng::mix64(seed) ^ 2);
+        uniform_fill(this->bias(), init_bound(Init::kaiming, in_, out_),
+                     layer_rng::mix64(seed) ^ 2);
       else
-        Kokkos::deep_copy(w_.bias(), Scalar(0));
+        Kokkos::deep_copy(this->bias(), Scalar(0));
     }
   }
 
@@ -76,16 +74,16 @@ public:
     detail::require_extents(y, x.extent(0), out_, "ttgnn::Linear::forward: y");
     x_ = x;
     gemm(space, 'N', 'N', Scalar(1), x, weight(), Scalar(0), y);
-    if (w_.has_bias())
-      detail::add_bias(space, y, w_.bias());
+    if (this->has_bias())
+      detail::add_bias(space, y, this->bias());
   }
 
   /// \brief dW += x^T gy, db += column sums of gy, gx = gy W^T (skipped if gx is empty).
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
     detail::require_extents(grad_y, x_.extent(0), out_, "ttgnn::Linear::backward: grad_y");
     gemm(space, 'T', 'N', Scalar(1), x_, grad_y, Scalar(1), weight_grad());
-    if (w_.has_bias())
-      column_sums(space, grad_y, w_.bias_grad(), Scalar(1));
+    if (this->has_bias())
+      column_sums(space, grad_y, this->bias_grad(), Scalar(1));
     if (detail::wanted(grad_x)) {
       detail::require_extents(grad_x, x_.extent(0), in_, "ttgnn::Linear::backward: grad_x");
       gemm(space, 'N', 'T', Scalar(1), grad_y, weight(), Scalar(0), grad_x);
@@ -93,9 +91,7 @@ public:
   }
 
 private:
-  std::int64_t in_, out_;
   Init init_;
-  DenseWeights<Scalar, ExecutionSpace> w_;
   matrix_type x_;
 };
 

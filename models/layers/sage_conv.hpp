@@ -2,9 +2,9 @@
 #define TTGNN_MODELS_SAGE_CONV_HPP
 /// \file sage_conv.hpp
 /// \brief GraphSAGE layer with mean aggregation and separate weights for the node and its
-/// neighbours: y = x[:m] W_self + (A x) W_neigh + b, A = mean_aggregation (models/layers/gcn_norm.hpp)
-/// or a sampled block's mean operator. Like PyG's SAGEConv (root_weight, bias on the
-/// neighbour term, torch.nn.Linear's default initialisation).
+/// neighbours: y = x[:m] W_self + (A x) W_neigh + b, A = mean_aggregation
+/// (models/layers/gcn_norm.hpp) or a sampled block's mean operator. Like PyG's SAGEConv
+/// (root_weight, bias on the neighbour term, torch.nn.Linear's default initialisation).
 ///
 /// On a sampled block the m = a.num_rows output nodes are the first m input nodes
 /// (DGL/PyG block convention); on a full graph m = n.
@@ -12,7 +12,7 @@
 #include "core/linalg/column_sums.hpp"
 #include "core/linalg/dense_gemm.hpp"
 #include "models/layers/graph_operator.hpp"
-#include "models/layers/dense_weights.hpp"
+#include "models/layers/dense_layer.hpp"
 #include "models/layers/layer.hpp"
 #include "models/layers/linear.hpp"
 #include "models/layers/parameter_init.hpp"
@@ -27,36 +27,36 @@ namespace ttgnn {
 
 /// \brief y = x[:m] W_self + A x W_neigh + b.
 template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
-class SAGEConv : public Layer<Scalar, ExecutionSpace> {
+class SAGEConv : public DenseLayer<Scalar, ExecutionSpace> {
+  using Base = DenseLayer<Scalar, ExecutionSpace>;
+  using Base::in_;
+  using Base::out_;
+
 public:
-  using typename Layer<Scalar, ExecutionSpace>::matrix_type;
-  using typename Layer<Scalar, ExecutionSpace>::vector_type;
+  using Base::bias;
+  using Base::weight;
+  using Base::weight_grad;
+  using typename Base::matrix_type;
+  using typename Base::vector_type;
   using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
 
   /// \param in_features, out_features shape of both weights, \param bias whether b exists
   /// \param seed initialisation seed (reset_parameters)
   SAGEConv(std::int64_t in_features, std::int64_t out_features, bool bias = true,
            std::uint64_t seed = 0)
-      : in_(in_features), out_(out_features),
-        w_("sage_conv", {"weight_self", "weight_neigh"}, in_features, out_features, bias) {
+      : Base("sage_conv", {"weight_self", "weight_neigh"}, in_features, out_features, bias) {
     reset_parameters(seed);
   }
 
-  std::int64_t in_features() const { return in_; }
-  std::int64_t out_features() const { return out_; }
-  matrix_type weight_self() const { return w_.weight(0); }
-  matrix_type weight_neigh() const { return w_.weight(1); }
-  vector_type bias() const { return w_.bias(); }
+  matrix_type weight_self() const { return this->weight(0); }
+  matrix_type weight_neigh() const { return this->weight(1); }
 
-  /// Order: W_self, W_neigh, b (when present).
-  std::vector<vector_type> parameters() const override { return w_.parameters(); }
-  std::vector<vector_type> gradients() const override { return w_.gradients(); }
   void reset_parameters(std::uint64_t seed) override {
     const double bound = init_bound(Init::kaiming, in_, out_);
-    uniform_fill(w_.flat_weight(0), bound, layer_rng::mix64(seed) ^ 1);
-    uniform_fill(w_.flat_weight(1), bound, layer_rng::mix64(seed) ^ 2);
-    if (w_.has_bias())
-      uniform_fill(w_.bias(), bound, layer_rng::mix64(seed) ^ 3);
+    uniform_fill(this->flat_weight(0), bound, layer_rng::mix64(seed) ^ 1);
+    uniform_fill(this->flat_weight(1), bound, layer_rng::mix64(seed) ^ 2);
+    if (this->has_bias())
+      uniform_fill(this->bias(), bound, layer_rng::mix64(seed) ^ 3);
   }
 
   /// \brief y = x[:m] W_self + A x W_neigh + b. x: a.num_cols x in (a.num_cols >= a.num_rows),
@@ -81,8 +81,8 @@ public:
       a.apply(space, t_, y);
     }
     gemm(space, 'N', 'N', Scalar(1), top_rows(x, a.num_rows), weight_self(), Scalar(1), y);
-    if (w_.has_bias())
-      detail::add_bias(space, y, w_.bias());
+    if (this->has_bias())
+      detail::add_bias(space, y, this->bias());
   }
 
   /// \brief Accumulates dW_self, dW_neigh, db; gx = A^T gy W_neigh^T + [gy W_self^T; 0].
@@ -93,11 +93,11 @@ public:
     const bool want_x = detail::wanted(grad_x);
     if (want_x)
       detail::require_extents(grad_x, a_.num_cols, in_, "ttgnn::SAGEConv::backward: grad_x");
-    if (w_.has_bias())
-      column_sums(space, grad_y, w_.bias_grad(), Scalar(1));
-    gemm(space, 'T', 'N', Scalar(1), top_rows(x_, m), grad_y, Scalar(1), w_.weight_grad(0));
+    if (this->has_bias())
+      column_sums(space, grad_y, this->bias_grad(), Scalar(1));
+    gemm(space, 'T', 'N', Scalar(1), top_rows(x_, m), grad_y, Scalar(1), this->weight_grad(0));
     if (aggregate_first()) { // neighbour term t W_neigh, t = A x
-      gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), w_.weight_grad(1));
+      gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), this->weight_grad(1));
       if (want_x) {
         detail::ensure_extents(u_, "ttgnn::sage_conv::grad_ax", m, in_);
         gemm(space, 'N', 'T', Scalar(1), grad_y, weight_neigh(), Scalar(0), u_);
@@ -106,7 +106,7 @@ public:
     } else { // neighbour term A t, t = x W_neigh
       detail::ensure_extents(u_, "ttgnn::sage_conv::grad_xw", a_.num_cols, out_);
       a_.apply_transpose(space, grad_y, u_);
-      gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), w_.weight_grad(1));
+      gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), this->weight_grad(1));
       if (want_x)
         gemm(space, 'N', 'T', Scalar(1), u_, weight_neigh(), Scalar(0), grad_x);
     }
@@ -124,8 +124,6 @@ private:
     return Kokkos::subview(x, std::make_pair(std::int64_t(0), m), Kokkos::ALL);
   }
 
-  std::int64_t in_, out_;
-  DenseWeights<Scalar, ExecutionSpace> w_;
   operator_type a_;
   matrix_type x_, t_, u_;
 };
