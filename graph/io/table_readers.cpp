@@ -318,6 +318,7 @@ std::vector<std::int64_t> read_ints_text(std::string const &path, std::int64_t n
   LineReader in(path);
   std::string_view line;
   std::vector<std::int64_t> ids;
+  std::vector<bool> seen(static_cast<std::size_t>(std::max<std::int64_t>(num_nodes, 0)));
   while (in.next(line)) {
     if (trim(line).empty())
       continue;
@@ -328,6 +329,11 @@ std::vector<std::int64_t> read_ints_text(std::string const &path, std::int64_t n
     } else if (std::string msg = text::check_node_id(line, num_nodes, num_nodes, id);
                !msg.empty()) {
       in.fail(msg);
+    }
+    if (num_nodes >= 0) {
+      if (seen[static_cast<std::size_t>(id)])
+        in.fail("node " + std::to_string(id) + " is listed twice (a split lists each node once)");
+      seen[static_cast<std::size_t>(id)] = true;
     }
     ids.push_back(id);
   }

@@ -136,8 +136,8 @@ std::vector<std::int64_t> npy_shape(std::string const &path, std::string const &
 Kokkos::View<std::int32_t *, Kokkos::HostSpace>
 read_node_ints_npy(std::string const &path, std::string const &member, std::int64_t num_nodes);
 
-/// Reads one integer per line, each in [0, num_nodes) (split files, node_year when
-/// \p num_nodes < 0 means "any integer").
+/// Reads one integer per line, each in [0, num_nodes) and each at most once (split files), or
+/// any integers, repeats allowed, when \p num_nodes < 0 (node_year).
 std::vector<std::int64_t> read_ints_text(std::string const &path, std::int64_t num_nodes);
 
 /// Reads "key,value" lines (meta.csv); the first line may be the header "key,value".

@@ -30,11 +30,7 @@ class GCNConv : public DenseLayer<Scalar, ExecutionSpace> {
   using Base::out_;
 
 public:
-  using Base::bias;
-  using Base::weight;
-  using Base::weight_grad;
   using typename Base::matrix_type;
-  using typename Base::vector_type;
   using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
 
   /// \param in_features, out_features shape of W, \param bias whether b exists
@@ -62,10 +58,10 @@ public:
     if (aggregate_first()) {
       detail::ensure_extents(t_, "ttgnn::gcn_conv::ax", a.num_rows, in_);
       a.apply(space, x, t_);
-      gemm(space, 'N', 'N', Scalar(1), t_, weight(), Scalar(0), y);
+      gemm(space, 'N', 'N', Scalar(1), t_, this->weight(), Scalar(0), y);
     } else {
       detail::ensure_extents(t_, "ttgnn::gcn_conv::xw", a.num_cols, out_);
-      gemm(space, 'N', 'N', Scalar(1), x, weight(), Scalar(0), t_);
+      gemm(space, 'N', 'N', Scalar(1), x, this->weight(), Scalar(0), t_);
       a.apply(space, t_, y);
     }
     if (this->has_bias())
@@ -82,18 +78,18 @@ public:
     if (this->has_bias())
       column_sums(space, grad_y, this->bias_grad(), Scalar(1));
     if (aggregate_first()) { // y = t W, t = A x
-      gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), weight_grad());
+      gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), this->weight_grad());
       if (want_x) {
         detail::ensure_extents(u_, "ttgnn::gcn_conv::grad_ax", a_.num_rows, in_);
-        gemm(space, 'N', 'T', Scalar(1), grad_y, weight(), Scalar(0), u_);
+        gemm(space, 'N', 'T', Scalar(1), grad_y, this->weight(), Scalar(0), u_);
         a_.apply_transpose(space, u_, grad_x);
       }
     } else { // y = A t, t = x W
       detail::ensure_extents(u_, "ttgnn::gcn_conv::grad_xw", a_.num_cols, out_);
       a_.apply_transpose(space, grad_y, u_);
-      gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), weight_grad());
+      gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), this->weight_grad());
       if (want_x)
-        gemm(space, 'N', 'T', Scalar(1), u_, weight(), Scalar(0), grad_x);
+        gemm(space, 'N', 'T', Scalar(1), u_, this->weight(), Scalar(0), grad_x);
     }
   }
 

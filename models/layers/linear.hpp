@@ -40,11 +40,7 @@ class Linear : public DenseLayer<Scalar, ExecutionSpace> {
   using Base::out_;
 
 public:
-  using Base::bias;
-  using Base::weight;
-  using Base::weight_grad;
   using typename Base::matrix_type;
-  using typename Base::vector_type;
 
   /// \param in_features, out_features shape of W
   /// \param bias whether b exists
@@ -73,7 +69,7 @@ public:
     detail::require_extents(x, x.extent(0), in_, "ttgnn::Linear::forward: x");
     detail::require_extents(y, x.extent(0), out_, "ttgnn::Linear::forward: y");
     x_ = x;
-    gemm(space, 'N', 'N', Scalar(1), x, weight(), Scalar(0), y);
+    gemm(space, 'N', 'N', Scalar(1), x, this->weight(), Scalar(0), y);
     if (this->has_bias())
       detail::add_bias(space, y, this->bias());
   }
@@ -81,12 +77,12 @@ public:
   /// \brief dW += x^T gy, db += column sums of gy, gx = gy W^T (skipped if gx is empty).
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
     detail::require_extents(grad_y, x_.extent(0), out_, "ttgnn::Linear::backward: grad_y");
-    gemm(space, 'T', 'N', Scalar(1), x_, grad_y, Scalar(1), weight_grad());
+    gemm(space, 'T', 'N', Scalar(1), x_, grad_y, Scalar(1), this->weight_grad());
     if (this->has_bias())
       column_sums(space, grad_y, this->bias_grad(), Scalar(1));
     if (detail::wanted(grad_x)) {
       detail::require_extents(grad_x, x_.extent(0), in_, "ttgnn::Linear::backward: grad_x");
-      gemm(space, 'N', 'T', Scalar(1), grad_y, weight(), Scalar(0), grad_x);
+      gemm(space, 'N', 'T', Scalar(1), grad_y, this->weight(), Scalar(0), grad_x);
     }
   }
 

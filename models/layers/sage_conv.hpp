@@ -33,11 +33,7 @@ class SAGEConv : public DenseLayer<Scalar, ExecutionSpace> {
   using Base::out_;
 
 public:
-  using Base::bias;
-  using Base::weight;
-  using Base::weight_grad;
   using typename Base::matrix_type;
-  using typename Base::vector_type;
   using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
 
   /// \param in_features, out_features shape of both weights, \param bias whether b exists

@@ -186,6 +186,12 @@ TEST_CASE("split id out of range, meta.csv disagreeing with the count files") {
                                 ":1: expected one non-negative integer, got 'six'");
 }
 
+TEST_CASE("a split that lists a node twice") {
+  auto dir = with_file("split_twice", "split/s1/valid.csv", "4\n2\n4\n");
+  CHECK(load_error(dir) == path_in(dir, "split/s1/valid.csv") +
+                               ":3: node 4 is listed twice (a split lists each node once)");
+}
+
 TEST_CASE("generic edge list: bad line, id >= num_nodes, bad .npy labels/features") {
   ttgnn::test::FpTrapOff guard;
   const fs::path dir = scratch_dir("err_generic");
