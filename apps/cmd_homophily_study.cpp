@@ -52,6 +52,19 @@ std::string fmt(double v, char const *f = "%.4f") {
   return b;
 }
 
+/// Mean test score of the runs at (\p h, \p order, \p input); \p none when there are none.
+double mean_test_score(std::vector<Row> const &rows, double h, std::string const &order,
+                       std::string const &input, double none) {
+  double sum = 0;
+  int n = 0;
+  for (auto const &r : rows)
+    if (r.h == h && r.order == order && r.input == input) {
+      sum += r.r.test_score;
+      ++n;
+    }
+  return n ? sum / n : none;
+}
+
 /// Test accuracy against h: one line per (order, input), the mean over repetitions; full
 /// tables dashed (apps/svg_plot.hpp).
 std::string svg_plot(std::vector<Row> const &rows, std::vector<std::string> const &orders,
@@ -90,14 +103,7 @@ std::string svg_plot(std::vector<Row> const &rows, std::vector<std::string> cons
 std::string score_table(std::vector<Row> const &rows, std::vector<double> const &hs,
                         std::vector<std::string> const &orders, std::string const &input) {
   auto mean = [&](double h, std::string const &order) {
-    double sum = 0;
-    int n = 0;
-    for (auto const &r : rows)
-      if (r.h == h && r.order == order && r.input == input) {
-        sum += r.r.test_score;
-        ++n;
-      }
-    return n ? sum / n : std::nan("");
+    return mean_test_score(rows, h, order, input, std::nan(""));
   };
   const bool has_random = std::find(orders.begin(), orders.end(), "random") != orders.end();
   std::vector<std::string> gaps;
@@ -125,10 +131,7 @@ std::string score_table(std::vector<Row> const &rows, std::vector<double> const 
   return out;
 }
 
-} // namespace
-
-int run_homophily_study(int argc, char const *const *argv) {
-  Options opts("homophily-study");
+void declare_study_options(Options &opts) {
   opts.value("out", "output folder (created): homophily_study.csv and homophily_study.svg", "",
              true)
       .value("homophily", "edge homophily values", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9")
@@ -152,26 +155,40 @@ int run_homophily_study(int argc, char const *const *argv) {
       .value("repeats", "graphs (seeds) per homophily value", "1")
       .value("seed", "first seed", "0")
       .flag("json", "print only the JSON line on stdout (no accuracy table)");
-  if (!opts.parse(argc, argv))
-    return 0;
+}
+
+/// The values the study crosses: homophily x ordering x input.
+struct StudyGrid {
   std::vector<double> hs;
+  std::vector<std::string> orders, inputs;
+};
+
+StudyGrid parse_grid(Options const &opts) {
+  StudyGrid g;
   for (auto const &t : split_list(opts.get("homophily")))
-    hs.push_back(parse_real(t, "--homophily"));
-  const auto orders = split_list(opts.get("orders"));
-  const auto inputs = split_list(opts.get("inputs"));
-  if (hs.empty() || orders.empty() || inputs.empty())
+    g.hs.push_back(parse_real(t, "--homophily"));
+  g.orders = split_list(opts.get("orders"));
+  g.inputs = split_list(opts.get("inputs"));
+  if (g.hs.empty() || g.orders.empty() || g.inputs.empty())
     throw ConfigError("--homophily, --orders and --inputs need at least one value each");
-  for (auto const &in : inputs)
+  for (auto const &in : g.inputs)
     if (in != "emb" && in != "tt")
       throw ConfigError(
           "--inputs: expected emb and/or tt (the generated graphs have no features), got '" + in +
           "'");
-  const std::string out = opts.get("out");
+  return g;
+}
+
+void make_output_folder(std::string const &out) {
   ::mkdir(out.c_str(), 0755);
   struct stat st {};
   if (::stat(out.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
     throw InputError("--out " + out + ": cannot create the folder");
+}
 
+/// The run settings every point shares (ordering, input and seed vary per point); checked, and
+/// every ordering parsed, before any work.
+RunConfig base_config(Options const &opts, StudyGrid const &grid) {
   RunConfig base;
   base.model = parse_gnn_kind(opts.get("model"));
   base.layers = static_cast<int>(opts.get_int("layers"));
@@ -184,94 +201,134 @@ int run_homophily_study(int argc, char const *const *argv) {
   base.epochs = static_cast<int>(opts.get_int("epochs"));
   base.lr = opts.get_double("lr");
   base.weight_decay = opts.get_double("weight-decay");
-  for (auto const &order : orders)
+  for (auto const &order : grid.orders)
     parse_order_method(order); // ConfigError naming the choices, before any work
   check_run_config(base);
-  const int repeats = static_cast<int>(opts.get_int("repeats"));
-  const std::uint64_t seed0 = static_cast<std::uint64_t>(opts.get_int("seed"));
+  return base;
+}
 
+/// The generated graph at homophily \p h and \p seed (no node features).
+SbmConfig graph_config(Options const &opts, double h, std::uint64_t seed) {
+  SbmConfig c;
+  c.num_nodes = opts.get_int("nodes");
+  c.num_classes = static_cast<int>(opts.get_int("classes"));
+  c.avg_degree = opts.get_double("avg-degree");
+  c.communities = static_cast<int>(opts.get_int("communities"));
+  c.homophily = h;
+  c.num_features = 0;
+  c.seed = seed;
+  return c;
+}
+
+/// The homophily the generator reached, from its record (\p target when it reports none).
+double achieved_homophily(std::vector<std::pair<std::string, std::string>> const &record,
+                          double target) {
+  double achieved = target;
+  for (auto const &kv : record)
+    if (kv.first == "achieved_homophily")
+      achieved = parse_real(kv.second, "achieved_homophily");
+  return achieved;
+}
+
+/// Trains every (ordering, input) on every generated graph, in CSV order, with a progress line
+/// per run on stderr.
+std::vector<Row> run_grid(Options const &opts, StudyGrid const &grid, RunConfig const &base,
+                          int repeats, std::uint64_t seed0) {
   std::vector<Row> rows;
-  std::string csv = "homophily,achieved_homophily,order,input,repeat,test_acc,valid_acc,train_acc,"
-                    "best_epoch,embedding_params,compression,gnn_params,epoch_time_s\n";
-  const std::size_t total = hs.size() * repeats * orders.size() * inputs.size();
-  for (double h : hs)
+  const std::size_t total = grid.hs.size() * repeats * grid.orders.size() * grid.inputs.size();
+  for (double h : grid.hs)
     for (int rep = 0; rep < repeats; ++rep) {
-      SbmConfig c;
-      c.num_nodes = opts.get_int("nodes");
-      c.num_classes = static_cast<int>(opts.get_int("classes"));
-      c.avg_degree = opts.get_double("avg-degree");
-      c.communities = static_cast<int>(opts.get_int("communities"));
-      c.homophily = h;
-      c.num_features = 0;
-      c.seed = seed0 + static_cast<std::uint64_t>(rep);
+      const std::uint64_t seed = seed0 + static_cast<std::uint64_t>(rep);
       std::vector<std::pair<std::string, std::string>> record;
-      const auto data = make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(), c, &record);
-      double achieved = h;
-      for (auto const &kv : record)
-        if (kv.first == "achieved_homophily")
-          achieved = parse_real(kv.second, "achieved_homophily");
-      for (auto const &order : orders)
-        for (auto const &input : inputs) {
+      const auto data = make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(),
+                                         graph_config(opts, h, seed), &record);
+      const double achieved = achieved_homophily(record, h);
+      for (auto const &order : grid.orders)
+        for (auto const &input : grid.inputs) {
           RunConfig s = base;
           s.order = parse_order_method(order);
           s.input = parse_input_kind(input);
-          s.seed = seed0 + static_cast<std::uint64_t>(rep);
+          s.seed = seed;
           Row row{h,     achieved, order,
                   input, rep,      run_training(Kokkos::DefaultExecutionSpace(), data, s)};
           std::fprintf(stderr,
                        "[%zu/%zu] h=%.2f %s/%s rep %d: test %.4f (best epoch %d, %.3fs/epoch)\n",
                        rows.size() + 1, total, h, order.c_str(), input.c_str(), rep,
                        row.r.test_score, row.r.best_epoch, row.r.epoch_time_s);
-          csv += fmt(h, "%.3f") + "," + fmt(achieved, "%.4f") + "," + order + "," + input + "," +
-                 std::to_string(rep) + "," + fmt(row.r.test_score) + "," + fmt(row.r.valid_score) +
-                 "," + fmt(row.r.train_score) + "," + std::to_string(row.r.best_epoch) + "," +
-                 std::to_string(row.r.embedding_params) + "," + fmt(row.r.compression(), "%.2f") +
-                 "," + std::to_string(row.r.gnn_params) + "," + fmt(row.r.epoch_time_s, "%.5f") +
-                 "\n";
           rows.push_back(row);
         }
     }
-  const std::string csv_path = out + "/homophily_study.csv",
-                    svg_path = out + "/homophily_study.svg";
-  write_file_atomic(csv_path, csv);
+  return rows;
+}
+
+/// One line per run: the settings of the point and what training reached.
+std::string study_csv(std::vector<Row> const &rows) {
+  std::string csv = "homophily,achieved_homophily,order,input,repeat,test_acc,valid_acc,train_acc,"
+                    "best_epoch,embedding_params,compression,gnn_params,epoch_time_s\n";
+  for (auto const &row : rows)
+    csv += fmt(row.h, "%.3f") + "," + fmt(row.achieved, "%.4f") + "," + row.order + "," +
+           row.input + "," + std::to_string(row.rep) + "," + fmt(row.r.test_score) + "," +
+           fmt(row.r.valid_score) + "," + fmt(row.r.train_score) + "," +
+           std::to_string(row.r.best_epoch) + "," + std::to_string(row.r.embedding_params) + "," +
+           fmt(row.r.compression(), "%.2f") + "," + std::to_string(row.r.gnn_params) + "," +
+           fmt(row.r.epoch_time_s, "%.5f") + "\n";
+  return csv;
+}
+
+std::string plot_title(RunConfig const &base, std::int64_t nodes, int repeats) {
   char title[160];
   std::snprintf(title, sizeof title, "%s, %lld nodes, TT rank %lld, %d repeat(s)",
-                to_string(base.model).c_str(), static_cast<long long>(opts.get_int("nodes")),
+                to_string(base.model).c_str(), static_cast<long long>(nodes),
                 static_cast<long long>(base.embedding.tt_rank), repeats);
-  write_file_atomic(svg_path, svg_plot(rows, orders, inputs, title));
+  return title;
+}
 
-  if (!opts.get_flag("json"))
-    for (auto const &input : inputs)
-      std::printf("%s\n", score_table(rows, hs, orders, input).c_str());
-  // Summary: mean test accuracy per (order, input) at the lowest and highest h.
+/// The JSON line: where the files went, the number of runs, the mean test accuracy per
+/// (order, input) at the lowest and highest h, and the shared settings.
+std::string summary_json(std::vector<Row> const &rows, StudyGrid const &grid, RunConfig const &base,
+                         std::string const &csv_path, std::string const &svg_path) {
   JsonWriter json;
   json.field("csv", csv_path);
   json.field("svg", svg_path);
   json.field("runs", static_cast<long long>(rows.size()));
-  const double hlo = *std::min_element(hs.begin(), hs.end());
-  const double hhi = *std::max_element(hs.begin(), hs.end());
-  for (auto const &order : orders)
-    for (auto const &input : inputs) {
-      double lo = 0, hi = 0;
-      int nlo = 0, nhi = 0;
-      for (auto const &r : rows)
-        if (r.order == order && r.input == input) {
-          if (r.h == hlo) {
-            lo += r.r.test_score;
-            ++nlo;
-          }
-          if (r.h == hhi) {
-            hi += r.r.test_score;
-            ++nhi;
-          }
-        }
-      json.field("test_acc_" + order + "_" + input + "_h" + fmt(hlo, "%.2f"), nlo ? lo / nlo : 0.0);
-      json.field("test_acc_" + order + "_" + input + "_h" + fmt(hhi, "%.2f"), nhi ? hi / nhi : 0.0);
+  const double hlo = *std::min_element(grid.hs.begin(), grid.hs.end());
+  const double hhi = *std::max_element(grid.hs.begin(), grid.hs.end());
+  for (auto const &order : grid.orders)
+    for (auto const &input : grid.inputs) {
+      const std::string key = "test_acc_" + order + "_" + input + "_h";
+      json.field(key + fmt(hlo, "%.2f"), mean_test_score(rows, hlo, order, input, 0.0));
+      json.field(key + fmt(hhi, "%.2f"), mean_test_score(rows, hhi, order, input, 0.0));
     }
   JsonWriter settings;
   add_settings_json(settings, base);
   json.raw("settings", settings.str());
-  std::cout << json.str() << std::endl;
+  return json.str();
+}
+
+} // namespace
+
+int run_homophily_study(int argc, char const *const *argv) {
+  Options opts("homophily-study");
+  declare_study_options(opts);
+  if (!opts.parse(argc, argv))
+    return 0;
+  const StudyGrid grid = parse_grid(opts);
+  const std::string out = opts.get("out");
+  make_output_folder(out);
+  const RunConfig base = base_config(opts, grid);
+  const int repeats = static_cast<int>(opts.get_int("repeats"));
+  const std::uint64_t seed0 = static_cast<std::uint64_t>(opts.get_int("seed"));
+
+  const std::vector<Row> rows = run_grid(opts, grid, base, repeats, seed0);
+  const std::string csv_path = out + "/homophily_study.csv",
+                    svg_path = out + "/homophily_study.svg";
+  write_file_atomic(csv_path, study_csv(rows));
+  write_file_atomic(svg_path, svg_plot(rows, grid.orders, grid.inputs,
+                                       plot_title(base, opts.get_int("nodes"), repeats)));
+  if (!opts.get_flag("json"))
+    for (auto const &input : grid.inputs)
+      std::printf("%s\n", score_table(rows, grid.hs, grid.orders, input).c_str());
+  std::cout << summary_json(rows, grid, base, csv_path, svg_path) << std::endl;
   return 0;
 }
 

@@ -51,113 +51,185 @@ struct Range {
   }
 };
 
-void panel_svg(std::string &out, PlotPanel const &p, double ox, double oy, double w, double h) {
-  // Legend items first: a legend outside the axes takes its width from the right margin.
+// Layout of a panel, in SVG user units (pixels at 100%), sized for 11px sans-serif text.
+constexpr double kMarginLeft = 62;       ///< room for y tick labels and the rotated y label
+constexpr double kMarginRight = 14;      ///< keeps the last x tick label inside the panel
+constexpr double kMarginTop = 30;        ///< room for the panel title
+constexpr double kMarginBottom = 46;     ///< room for x tick labels and the x label
+constexpr double kLegendGap = 20;        ///< right margin added around a legend outside the axes
+constexpr double kLegendSwatch = 34;     ///< legend width besides the text: line sample and padding
+constexpr double kLegendCharWidth = 6.2; ///< average width of an 11px sans-serif character
+constexpr double kLegendRow = 16;        ///< height of one legend line
+constexpr double kLegendPad = 8;         ///< vertical padding of the legend box
+constexpr int kTickTarget = 6;           ///< about this many ticks per axis
+constexpr double kTickSlack = 1e-9; ///< ticks this fraction of a step outside the range still count
+
+/// The legend lines (a series, or the vertical markers when null) and the box they need.
+struct Legend {
   std::vector<std::pair<std::string, PlotSeries const *>> items;
+  double w = 0, h = 0;
+};
+
+Legend panel_legend(PlotPanel const &p) {
+  Legend l;
   for (auto const &s : p.series)
-    items.emplace_back(s.name, &s);
+    l.items.emplace_back(s.name, &s);
   if (!p.vline_label.empty() && !p.vlines.empty())
-    items.emplace_back(p.vline_label, nullptr);
+    l.items.emplace_back(p.vline_label, nullptr);
   std::size_t longest = 0;
-  for (auto const &it : items)
+  for (auto const &it : l.items)
     longest = std::max(longest, it.first.size());
-  const double lw = 34 + 6.2 * static_cast<double>(longest), lh = 16 * items.size() + 8;
-  const double left = 62, right = p.legend_outside ? lw + 20 : 14, top = 30, bottom = 46;
-  const double px = ox + left, py = oy + top, pw = w - left - right, ph = h - top - bottom;
+  l.w = kLegendSwatch + kLegendCharWidth * static_cast<double>(longest);
+  l.h = kLegendRow * static_cast<double>(l.items.size()) + kLegendPad;
+  return l;
+}
+
+/// The plot area of a panel, its data ranges and ticks, and the data-to-SVG mapping.
+struct Frame {
+  double px = 0, py = 0, pw = 0, ph = 0;
   Range xr, yr;
+  std::vector<double> xt, yt;
+  double X(double x) const { return px + (x - xr.lo) / (xr.hi - xr.lo) * pw; }
+  double Y(double y) const { return py + ph - (y - yr.lo) / (yr.hi - yr.lo) * ph; }
+};
+
+Frame panel_frame(PlotPanel const &p, Legend const &legend, double ox, double oy, double w,
+                  double h) {
+  Frame f;
+  const double right = p.legend_outside ? legend.w + kLegendGap : kMarginRight;
+  f.px = ox + kMarginLeft;
+  f.py = oy + kMarginTop;
+  f.pw = w - kMarginLeft - right;
+  f.ph = h - kMarginTop - kMarginBottom;
   for (auto const &s : p.series)
     for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
       if (std::isfinite(s.y[i])) {
-        xr.add(s.x[i]);
-        yr.add(s.y[i]);
+        f.xr.add(s.x[i]);
+        f.yr.add(s.y[i]);
       }
-  xr.settle();
+  f.xr.settle();
   if (p.fixed_y) {
-    yr.lo = p.y_min;
-    yr.hi = p.y_max;
+    f.yr.lo = p.y_min;
+    f.yr.hi = p.y_max;
   }
-  yr.settle();
-  const auto xt = nice_ticks(xr.lo, xr.hi, 6), yt = nice_ticks(yr.lo, yr.hi, 6);
+  f.yr.settle();
+  f.xt = nice_ticks(f.xr.lo, f.xr.hi, kTickTarget);
+  f.yt = nice_ticks(f.yr.lo, f.yr.hi, kTickTarget);
   if (!p.fixed_y) { // extend the range to the outer ticks
-    yr.lo = std::min(yr.lo, yt.front());
-    yr.hi = std::max(yr.hi, yt.back());
+    f.yr.lo = std::min(f.yr.lo, f.yt.front());
+    f.yr.hi = std::max(f.yr.hi, f.yt.back());
   }
-  auto X = [&](double x) { return px + (x - xr.lo) / (xr.hi - xr.lo) * pw; };
-  auto Y = [&](double y) { return py + ph - (y - yr.lo) / (yr.hi - yr.lo) * ph; };
-  out += "<g font-family=\"sans-serif\" font-size=\"11\">\n";
-  out += "<text x=\"" + fmt(px + pw / 2) + "\" y=\"" + fmt(oy + 18) +
-         "\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">" + svg_escape(p.title) +
-         "</text>\n";
-  out += "<rect x=\"" + fmt(px) + "\" y=\"" + fmt(py) + "\" width=\"" + fmt(pw) + "\" height=\"" +
-         fmt(ph) + "\" fill=\"white\" stroke=\"#333\"/>\n";
-  const double xstep = xt.size() > 1 ? xt[1] - xt[0] : 1, ystep = yt.size() > 1 ? yt[1] - yt[0] : 1;
-  for (double t : xt) {
-    if (t < xr.lo - 1e-9 * xstep || t > xr.hi + 1e-9 * xstep)
+  return f;
+}
+
+double tick_step(std::vector<double> const &ticks) {
+  return ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
+}
+
+/// Tick marks, grid lines and tick labels of both axes.
+void ticks_svg(std::string &out, Frame const &f) {
+  const double xstep = tick_step(f.xt), ystep = tick_step(f.yt);
+  for (double t : f.xt) {
+    if (t < f.xr.lo - kTickSlack * xstep || t > f.xr.hi + kTickSlack * xstep)
       continue;
-    out += "<line x1=\"" + fmt(X(t)) + "\" y1=\"" + fmt(py + ph) + "\" x2=\"" + fmt(X(t)) +
-           "\" y2=\"" + fmt(py + ph + 5) + "\" stroke=\"#333\"/>\n";
-    out += "<line x1=\"" + fmt(X(t)) + "\" y1=\"" + fmt(py) + "\" x2=\"" + fmt(X(t)) + "\" y2=\"" +
-           fmt(py + ph) + "\" stroke=\"#ddd\" stroke-width=\"0.5\"/>\n";
-    out += "<text x=\"" + fmt(X(t)) + "\" y=\"" + fmt(py + ph + 17) + "\" text-anchor=\"middle\">" +
-           tick_label(t, xstep) + "</text>\n";
+    const double x = f.X(t);
+    out += "<line x1=\"" + fmt(x) + "\" y1=\"" + fmt(f.py + f.ph) + "\" x2=\"" + fmt(x) +
+           "\" y2=\"" + fmt(f.py + f.ph + 5) + "\" stroke=\"#333\"/>\n";
+    out += "<line x1=\"" + fmt(x) + "\" y1=\"" + fmt(f.py) + "\" x2=\"" + fmt(x) + "\" y2=\"" +
+           fmt(f.py + f.ph) + "\" stroke=\"#ddd\" stroke-width=\"0.5\"/>\n";
+    out += "<text x=\"" + fmt(x) + "\" y=\"" + fmt(f.py + f.ph + 17) +
+           "\" text-anchor=\"middle\">" + tick_label(t, xstep) + "</text>\n";
   }
-  for (double t : yt) {
-    if (t < yr.lo - 1e-9 * ystep || t > yr.hi + 1e-9 * ystep)
+  for (double t : f.yt) {
+    if (t < f.yr.lo - kTickSlack * ystep || t > f.yr.hi + kTickSlack * ystep)
       continue;
-    out += "<line x1=\"" + fmt(px - 5) + "\" y1=\"" + fmt(Y(t)) + "\" x2=\"" + fmt(px) +
-           "\" y2=\"" + fmt(Y(t)) + "\" stroke=\"#333\"/>\n";
-    out += "<line x1=\"" + fmt(px) + "\" y1=\"" + fmt(Y(t)) + "\" x2=\"" + fmt(px + pw) +
-           "\" y2=\"" + fmt(Y(t)) + "\" stroke=\"#ddd\" stroke-width=\"0.5\"/>\n";
-    out += "<text x=\"" + fmt(px - 8) + "\" y=\"" + fmt(Y(t) + 4) + "\" text-anchor=\"end\">" +
+    const double y = f.Y(t);
+    out += "<line x1=\"" + fmt(f.px - 5) + "\" y1=\"" + fmt(y) + "\" x2=\"" + fmt(f.px) +
+           "\" y2=\"" + fmt(y) + "\" stroke=\"#333\"/>\n";
+    out += "<line x1=\"" + fmt(f.px) + "\" y1=\"" + fmt(y) + "\" x2=\"" + fmt(f.px + f.pw) +
+           "\" y2=\"" + fmt(y) + "\" stroke=\"#ddd\" stroke-width=\"0.5\"/>\n";
+    out += "<text x=\"" + fmt(f.px - 8) + "\" y=\"" + fmt(y + 4) + "\" text-anchor=\"end\">" +
            tick_label(t, ystep) + "</text>\n";
   }
-  out += "<text x=\"" + fmt(px + pw / 2) + "\" y=\"" + fmt(oy + h - 8) +
+}
+
+/// Axis labels and the dashed vertical markers inside the x range.
+void labels_svg(std::string &out, PlotPanel const &p, Frame const &f, double ox, double oy,
+                double h) {
+  out += "<text x=\"" + fmt(f.px + f.pw / 2) + "\" y=\"" + fmt(oy + h - 8) +
          "\" text-anchor=\"middle\">" + svg_escape(p.x_label) + "</text>\n";
-  out += "<text transform=\"translate(" + fmt(ox + 14) + "," + fmt(py + ph / 2) +
+  out += "<text transform=\"translate(" + fmt(ox + 14) + "," + fmt(f.py + f.ph / 2) +
          ") rotate(-90)\" text-anchor=\"middle\">" + svg_escape(p.y_label) + "</text>\n";
   for (double v : p.vlines)
-    if (v >= xr.lo && v <= xr.hi)
-      out += "<line x1=\"" + fmt(X(v)) + "\" y1=\"" + fmt(py) + "\" x2=\"" + fmt(X(v)) +
-             "\" y2=\"" + fmt(py + ph) + "\" stroke=\"#888\" stroke-dasharray=\"4,3\"/>\n";
-  // Clip the lines to the plot area.
+    if (v >= f.xr.lo && v <= f.xr.hi)
+      out += "<line x1=\"" + fmt(f.X(v)) + "\" y1=\"" + fmt(f.py) + "\" x2=\"" + fmt(f.X(v)) +
+             "\" y2=\"" + fmt(f.py + f.ph) + "\" stroke=\"#888\" stroke-dasharray=\"4,3\"/>\n";
+}
+
+/// One series: its line (broken at non-finite points, clipped to \p clip) and its markers.
+void series_svg(std::string &out, PlotSeries const &s, Frame const &f, std::string const &clip) {
+  std::string d;
+  bool pen = false;
+  for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+    if (!std::isfinite(s.y[i]) || !std::isfinite(s.x[i])) {
+      pen = false;
+      continue;
+    }
+    d += (pen ? "L" : "M") + fmt(f.X(s.x[i])) + "," + fmt(f.Y(s.y[i])) + " ";
+    pen = true;
+  }
+  out += "<path clip-path=\"url(#" + clip + ")\" d=\"" + d + "\" fill=\"none\" stroke=\"" +
+         s.color + "\" stroke-width=\"1.6\"" + (s.dashed ? " stroke-dasharray=\"6,3\"" : "") +
+         "/>\n";
+  if (s.markers)
+    for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
+      if (std::isfinite(s.y[i]))
+        out += "<circle cx=\"" + fmt(f.X(s.x[i])) + "\" cy=\"" + fmt(f.Y(s.y[i])) +
+               "\" r=\"2.5\" fill=\"" + s.color + "\"/>\n";
+}
+
+/// The lines of every series, clipped to the plot area (a clip path of its own per panel).
+void all_series_svg(std::string &out, PlotPanel const &p, Frame const &f) {
   static int clip_id = 0;
   const std::string clip = "clip" + std::to_string(++clip_id);
-  out += "<clipPath id=\"" + clip + "\"><rect x=\"" + fmt(px) + "\" y=\"" + fmt(py) +
-         "\" width=\"" + fmt(pw) + "\" height=\"" + fmt(ph) + "\"/></clipPath>\n";
-  for (auto const &s : p.series) {
-    std::string d;
-    bool pen = false;
-    for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      if (!std::isfinite(s.y[i]) || !std::isfinite(s.x[i])) {
-        pen = false;
-        continue;
-      }
-      d += (pen ? "L" : "M") + fmt(X(s.x[i])) + "," + fmt(Y(s.y[i])) + " ";
-      pen = true;
-    }
-    out += "<path clip-path=\"url(#" + clip + ")\" d=\"" + d + "\" fill=\"none\" stroke=\"" +
-           s.color + "\" stroke-width=\"1.6\"" + (s.dashed ? " stroke-dasharray=\"6,3\"" : "") +
-           "/>\n";
-    if (s.markers)
-      for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
-        if (std::isfinite(s.y[i]))
-          out += "<circle cx=\"" + fmt(X(s.x[i])) + "\" cy=\"" + fmt(Y(s.y[i])) +
-                 "\" r=\"2.5\" fill=\"" + s.color + "\"/>\n";
-  }
-  const double lx = p.legend_outside ? px + pw + 10 : px + pw - lw - 6;
-  const double ly = p.legend_bottom ? py + ph - lh - 6 : py + 6;
-  out += "<rect x=\"" + fmt(lx) + "\" y=\"" + fmt(ly) + "\" width=\"" + fmt(lw) + "\" height=\"" +
-         fmt(lh) + "\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n";
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const double y = ly + 14 + 16 * static_cast<double>(i);
-    const std::string color = items[i].second ? items[i].second->color : "#888";
-    const bool dashed = items[i].second ? items[i].second->dashed : true;
+  out += "<clipPath id=\"" + clip + "\"><rect x=\"" + fmt(f.px) + "\" y=\"" + fmt(f.py) +
+         "\" width=\"" + fmt(f.pw) + "\" height=\"" + fmt(f.ph) + "\"/></clipPath>\n";
+  for (auto const &s : p.series)
+    series_svg(out, s, f, clip);
+}
+
+void legend_svg(std::string &out, PlotPanel const &p, Legend const &l, Frame const &f) {
+  const double lx = p.legend_outside ? f.px + f.pw + 10 : f.px + f.pw - l.w - 6;
+  const double ly = p.legend_bottom ? f.py + f.ph - l.h - 6 : f.py + 6;
+  out += "<rect x=\"" + fmt(lx) + "\" y=\"" + fmt(ly) + "\" width=\"" + fmt(l.w) + "\" height=\"" +
+         fmt(l.h) + "\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#999\"/>\n";
+  for (std::size_t i = 0; i < l.items.size(); ++i) {
+    const double y = ly + 14 + kLegendRow * static_cast<double>(i);
+    PlotSeries const *s = l.items[i].second;
+    const std::string color = s ? s->color : "#888";
+    const bool dashed = s ? s->dashed : true;
     out += "<line x1=\"" + fmt(lx + 6) + "\" y1=\"" + fmt(y - 4) + "\" x2=\"" + fmt(lx + 26) +
            "\" y2=\"" + fmt(y - 4) + "\" stroke=\"" + color + "\" stroke-width=\"2\"" +
            (dashed ? " stroke-dasharray=\"4,3\"" : "") + "/>\n";
-    out += "<text x=\"" + fmt(lx + 30) + "\" y=\"" + fmt(y) + "\">" + svg_escape(items[i].first) +
+    out += "<text x=\"" + fmt(lx + 30) + "\" y=\"" + fmt(y) + "\">" + svg_escape(l.items[i].first) +
            "</text>\n";
   }
+}
+
+void panel_svg(std::string &out, PlotPanel const &p, double ox, double oy, double w, double h) {
+  // Legend first: a legend outside the axes takes its width from the right margin.
+  const Legend legend = panel_legend(p);
+  const Frame f = panel_frame(p, legend, ox, oy, w, h);
+  out += "<g font-family=\"sans-serif\" font-size=\"11\">\n";
+  out += "<text x=\"" + fmt(f.px + f.pw / 2) + "\" y=\"" + fmt(oy + 18) +
+         "\" text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\">" + svg_escape(p.title) +
+         "</text>\n";
+  out += "<rect x=\"" + fmt(f.px) + "\" y=\"" + fmt(f.py) + "\" width=\"" + fmt(f.pw) +
+         "\" height=\"" + fmt(f.ph) + "\" fill=\"white\" stroke=\"#333\"/>\n";
+  ticks_svg(out, f);
+  labels_svg(out, p, f, ox, oy, h);
+  all_series_svg(out, p, f);
+  legend_svg(out, p, legend, f);
   out += "</g>\n";
 }
 
