@@ -34,48 +34,65 @@ std::string list_string(std::vector<std::int64_t> const &v) {
   return s;
 }
 
-} // namespace
+/// \brief The defaults --help shows: the values of a RunConfig, or "preset" where they come
+/// from ttgnn ogb's --name.
+struct ShownDefaults {
+  RunConfig const &d;
+  bool preset;
+  std::string text(std::string const &value) const {
+    return preset ? std::string("preset") : value;
+  }
+  std::string integer(std::int64_t v) const { return text(std::to_string(v)); }
+  std::string real(double v) const { return text(num(v)); }
+};
 
-void declare_run_options(Options &opts, RunConfig const *defaults) {
-  const RunConfig base;
-  RunConfig const &d = defaults ? *defaults : base;
-  // the default shown by --help ("preset" when the defaults come from ttgnn ogb's --name)
-  auto def = [&](std::string const &text) { return defaults ? text : std::string("preset"); };
-  auto i = [&](std::int64_t v) { return def(std::to_string(v)); };
-  auto x = [&](double v) { return def(num(v)); };
+void declare_data_options(Options &opts, ShownDefaults const &s) {
   opts.value("split", "split folder under split/ (default: meta.csv's split, or the only one)")
       .value("cache", "binary cache folder of the loader", "")
       .value("feature-norm", "none | row (divide each feature row by its L1 norm)",
-             to_string(d.data.feature_norm))
-      .value("model", "gcn | sage", def(to_string(d.model)))
-      .value("input", "feat | emb | tt | feat+tt | feat+emb", def(to_string(d.input)))
+             to_string(s.d.data.feature_norm));
+}
+
+void declare_model_options(Options &opts, ShownDefaults const &s) {
+  opts.value("model", "gcn | sage", s.text(to_string(s.d.model)))
+      .value("input", "feat | emb | tt | feat+tt | feat+emb", s.text(to_string(s.d.input)))
       .value("order", "node order: original | random | metis | metis-hier | rcm | lp-hier",
-             def(to_string(d.order)))
-      .value("init", "embedding init: gaussian | ortho | spectral", to_string(d.embedding.init))
-      .value("init-std", "root-mean-square entry of the initial embedding table",
-             num(d.embedding.init_std))
+             s.text(to_string(s.d.order)));
+}
+
+void declare_embedding_options(Options &opts, ShownDefaults const &s) {
+  EmbeddingConfig const &e = s.d.embedding;
+  opts.value("init", "embedding init: gaussian | ortho | spectral", to_string(e.init))
+      .value("init-std", "root-mean-square entry of the initial embedding table", num(e.init_std))
       .value("spectral-exponent", "spectral init: column j scaled by |lambda_j|^exponent",
-             num(d.embedding.spectral_exponent))
-      .value("emb-dim", "embedding dimension d", i(d.embedding.dim))
-      .value("tt-rank", "TT rank R", i(d.embedding.tt_rank))
+             num(e.spectral_exponent))
+      .value("emb-dim", "embedding dimension d", s.integer(e.dim))
+      .value("tt-rank", "TT rank R", s.integer(e.tt_rank))
       .value("tt-shape", "TT row factors n1,n2,n3 (default: balanced, product >= slack*N)")
       .value("tt-dims", "TT column factors d1,d2,d3 (default: from --emb-dim, largest first)")
       .value("tt-slack", "free rows of the default TT row factors (product >= slack*N)",
-             num(d.embedding.tt_slack))
-      .value("hidden", "hidden width", i(d.hidden))
-      .value("layers", "graph layers", i(d.layers))
-      .value("dropout", "dropout before every hidden graph layer", x(d.dropout))
+             num(e.tt_slack));
+}
+
+void declare_network_options(Options &opts, ShownDefaults const &s) {
+  opts.value("hidden", "hidden width", s.integer(s.d.hidden))
+      .value("layers", "graph layers", s.integer(s.d.layers))
+      .value("dropout", "dropout before every hidden graph layer", s.real(s.d.dropout))
       .value("input-dropout",
              "dropout on the input rows before the first layer (0 as in OGB's examples; "
              "Kipf & Welling's GCN uses 0.5)",
-             x(d.input_dropout))
+             s.real(s.d.input_dropout))
       .flag("residual", "residual connections between hidden layers of equal width")
-      .flag("batch-norm", "BatchNorm after every hidden graph layer")
-      .value("epochs", "training epochs", i(d.epochs))
-      .value("optimizer", "adam | adamw", def(to_string(d.optimizer)))
-      .value("lr", "learning rate of the GNN", x(d.lr))
+      .flag("batch-norm", "BatchNorm after every hidden graph layer");
+}
+
+void declare_training_options(Options &opts, ShownDefaults const &s) {
+  RunConfig const &d = s.d;
+  opts.value("epochs", "training epochs", s.integer(d.epochs))
+      .value("optimizer", "adam | adamw", s.text(to_string(d.optimizer)))
+      .value("lr", "learning rate of the GNN", s.real(d.lr))
       .value("weight-decay", "weight decay of the GNN (L2 for adam, decoupled for adamw)",
-             x(d.weight_decay))
+             s.real(d.weight_decay))
       .value("emb-lr", "learning rate of the embedding table (default: --lr)", "")
       .value("emb-weight-decay",
              "weight decay of the embedding table (< 0: as --weight-decay; decaying the table "
@@ -89,8 +106,8 @@ void declare_run_options(Options &opts, RunConfig const *defaults) {
              "evaluation and model selection: acc | rocauc | f1_micro | f1_macro (default: acc "
              "for single-label, rocauc for multi-label datasets)")
       .value("lr-warmup", "linear learning-rate warm-up epochs", std::to_string(d.lr_warmup))
-      .value("warmup", "removed: use --lr-warmup (a learning-rate warm-up); epoch_time_s is a "
-                       "median, so timing needs no untimed epochs")
+      .value("warmup", "refused: the learning-rate warm-up is --lr-warmup, and epoch_time_s is "
+                       "a median, so timing needs no untimed epochs")
       .value("plateau-factor",
              "multiply the learning rate by this on a valid-accuracy plateau (1 = off)",
              num(d.plateau_factor))
@@ -104,31 +121,38 @@ void declare_run_options(Options &opts, RunConfig const *defaults) {
              "embedding backward (TT and full table): deterministic (sort-and-reduce, "
              "bitwise reproducible at a fixed thread count) | atomic (atomic adds, faster on "
              "GPUs, not reproducible)",
-             to_string(d.embedding.backward))
-      .value("batch-size", "mini-batch GraphSAGE: seed nodes per batch (0 = full batch)",
-             i(d.minibatch.batch_size))
+             to_string(d.embedding.backward));
+}
+
+void declare_minibatch_options(Options &opts, ShownDefaults const &s) {
+  MinibatchConfig const &m = s.d.minibatch;
+  opts.value("batch-size", "mini-batch GraphSAGE: seed nodes per batch (0 = full batch)",
+             s.integer(m.batch_size))
       .value("fanout", "mini-batch: sampled neighbours per layer, input layer first (DGL order; "
                        "-1 = all), e.g. 5,10,15 (default 10 per layer)")
       .value("eval-every", "mini-batch: layer-wise full-neighbour evaluation every N epochs",
-             std::to_string(d.minibatch.eval_every))
+             std::to_string(m.eval_every))
       .value("max-batches", "mini-batch: batches per epoch (0 = all; for timing)",
-             std::to_string(d.minibatch.max_batches))
+             std::to_string(m.max_batches))
       .value("eval-nodes",
              "mini-batch: evaluate all nodes (layer-wise), or only valid+test or test nodes "
              "from their L-hop neighbourhoods (no train metric; test: no valid metric, the "
              "last evaluation is kept)",
-             to_string(d.minibatch.eval_nodes))
+             to_string(m.eval_nodes))
       .value("eval-fanout",
              "mini-batch, --eval-nodes valid+test|test: neighbours per layer, input layer first "
              "(default all: exact, equal to layer-wise inference)")
       .value("eval-batch-size",
              "mini-batch: nodes per batch of subset evaluation (0 = --batch-size)",
-             std::to_string(d.minibatch.eval_batch_size))
+             std::to_string(m.eval_batch_size))
       .value("eval-chunk",
              "mini-batch: layer-wise evaluation computes at most this many input rows at once",
-             std::to_string(d.minibatch.eval_chunk))
-      .value("checkpoint", "checkpoint file (written every --checkpoint-every epochs)")
-      .value("checkpoint-every", "epochs between checkpoints", std::to_string(d.checkpoint_every))
+             std::to_string(m.eval_chunk));
+}
+
+void declare_output_options(Options &opts, ShownDefaults const &s) {
+  opts.value("checkpoint", "checkpoint file (written every --checkpoint-every epochs)")
+      .value("checkpoint-every", "epochs between checkpoints", std::to_string(s.d.checkpoint_every))
       .flag("resume", "continue from --checkpoint when it exists")
       .value("export-embeddings", "write the learned embeddings (N x d float32 .npy, rows in "
                                   "original node order)")
@@ -141,127 +165,177 @@ void declare_run_options(Options &opts, RunConfig const *defaults) {
       .flag("json", "print only the JSON line on stdout (no summary lines)");
 }
 
-void apply_run_options(Options const &o, RunConfig &c) {
-  auto given = [&](char const *name) { return o.has(name); };
-  auto int_at_least = [&](char const *name, std::int64_t lo) {
-    const std::int64_t v = o.get_int(name);
-    if (v < lo || v > (1ll << 31))
-      throw ConfigError(std::string("--") + name + " must be an integer >= " + std::to_string(lo) +
-                        ", got " + std::to_string(v));
-    return v;
-  };
-  if (given("split"))
+/// Integer options above this are refused as typos: counts, widths and epochs stay in the
+/// range of a 32-bit int (several are stored in int fields).
+constexpr std::int64_t kIntOptionLimit = std::int64_t{1} << 31;
+
+std::int64_t int_at_least(Options const &o, char const *name, std::int64_t lo) {
+  const std::int64_t v = o.get_int(name);
+  if (v < lo || v > kIntOptionLimit)
+    throw ConfigError(std::string("--") + name + " must be an integer >= " + std::to_string(lo) +
+                      ", got " + std::to_string(v));
+  return v;
+}
+
+void apply_data_options(Options const &o, RunConfig &c) {
+  if (o.has("split"))
     c.data.split = o.get("split");
-  if (given("cache"))
+  if (o.has("cache"))
     c.data.cache_dir = o.get("cache");
-  if (given("feature-norm"))
+  if (o.has("feature-norm"))
     c.data.feature_norm = parse_feature_norm(o.get("feature-norm"));
-  if (given("model"))
+}
+
+void apply_model_options(Options const &o, RunConfig &c) {
+  if (o.has("model"))
     c.model = parse_gnn_kind(o.get("model"));
-  if (given("input"))
+  if (o.has("input"))
     c.input = parse_input_kind(o.get("input"));
-  if (given("order"))
+  if (o.has("order"))
     c.order = parse_order_method(o.get("order"));
-  EmbeddingConfig &e = c.embedding;
-  if (given("init"))
+}
+
+/// --tt-dims sets the width to their product; with --emb-dim too they must agree.
+void apply_tt_dims(Options const &o, EmbeddingConfig &e) {
+  e.tt_d = o.get_int_list("tt-dims");
+  std::int64_t prod = 1;
+  for (auto v : e.tt_d)
+    prod *= v;
+  if (o.has("emb-dim") && prod != e.dim)
+    throw ConfigError("--tt-dims " + list_string(e.tt_d) + " multiply to " + std::to_string(prod) +
+                      ", not --emb-dim " + std::to_string(e.dim));
+  e.dim = prod;
+}
+
+void apply_embedding_options(Options const &o, EmbeddingConfig &e) {
+  if (o.has("init"))
     e.init = parse_init_method(o.get("init"));
-  if (given("init-std"))
+  if (o.has("init-std"))
     e.init_std = o.get_double("init-std");
-  if (given("spectral-exponent"))
+  if (o.has("spectral-exponent"))
     e.spectral_exponent = o.get_double("spectral-exponent");
-  if (given("emb-dim")) {
-    e.dim = int_at_least("emb-dim", 1);
+  if (o.has("emb-dim")) {
+    e.dim = int_at_least(o, "emb-dim", 1);
     e.tt_d.clear(); // a preset's column factors are for its width
   }
-  if (given("tt-rank"))
-    e.tt_rank = int_at_least("tt-rank", 1);
-  if (given("tt-shape"))
+  if (o.has("tt-rank"))
+    e.tt_rank = int_at_least(o, "tt-rank", 1);
+  if (o.has("tt-shape"))
     e.tt_n = o.get_int_list("tt-shape");
-  if (given("tt-dims")) {
-    e.tt_d = o.get_int_list("tt-dims");
-    std::int64_t prod = 1;
-    for (auto v : e.tt_d)
-      prod *= v;
-    if (given("emb-dim") && prod != e.dim)
-      throw ConfigError("--tt-dims " + list_string(e.tt_d) + " multiply to " +
-                        std::to_string(prod) + ", not --emb-dim " + std::to_string(e.dim));
-    e.dim = prod;
-  }
-  if (given("tt-slack"))
+  if (o.has("tt-dims"))
+    apply_tt_dims(o, e);
+  if (o.has("tt-slack"))
     e.tt_slack = o.get_double("tt-slack");
-  if (given("tt-backward"))
+  if (o.has("tt-backward"))
     e.backward = parse_tt_backward_mode(o.get("tt-backward"));
-  if (given("emb-lr"))
+  if (o.has("emb-lr"))
     e.lr = o.get_double("emb-lr");
-  if (given("emb-weight-decay"))
+  if (o.has("emb-weight-decay"))
     e.weight_decay = o.get_double("emb-weight-decay");
-  if (given("hidden"))
-    c.hidden = int_at_least("hidden", 1);
-  if (given("layers"))
-    c.layers = static_cast<int>(int_at_least("layers", 1));
-  if (given("dropout"))
+}
+
+void apply_network_options(Options const &o, RunConfig &c) {
+  if (o.has("hidden"))
+    c.hidden = int_at_least(o, "hidden", 1);
+  if (o.has("layers"))
+    c.layers = static_cast<int>(int_at_least(o, "layers", 1));
+  if (o.has("dropout"))
     c.dropout = o.get_double("dropout");
-  if (given("input-dropout"))
+  if (o.has("input-dropout"))
     c.input_dropout = o.get_double("input-dropout");
   c.residual = c.residual || o.get_flag("residual");
   c.batch_norm = c.batch_norm || o.get_flag("batch-norm");
-  if (given("epochs"))
-    c.epochs = static_cast<int>(int_at_least("epochs", 0));
-  if (given("optimizer"))
+}
+
+void apply_training_options(Options const &o, RunConfig &c) {
+  if (o.has("epochs"))
+    c.epochs = static_cast<int>(int_at_least(o, "epochs", 0));
+  if (o.has("optimizer"))
     c.optimizer = parse_optimizer_kind(o.get("optimizer"));
-  if (given("lr"))
+  if (o.has("lr"))
     c.lr = o.get_double("lr");
-  if (given("weight-decay"))
+  if (o.has("weight-decay"))
     c.weight_decay = o.get_double("weight-decay");
-  if (given("patience"))
-    c.patience = static_cast<int>(int_at_least("patience", 0));
-  if (given("metric"))
+  if (o.has("patience"))
+    c.patience = static_cast<int>(int_at_least(o, "patience", 0));
+  if (o.has("metric"))
     c.metric = parse_node_metric(o.get("metric"));
-  if (given("warmup"))
-    throw ConfigError("--warmup was renamed --lr-warmup (it is a learning-rate warm-up, not "
-                      "untimed epochs: epoch_time_s is already the median epoch)");
-  if (given("lr-warmup"))
-    c.lr_warmup = static_cast<int>(int_at_least("lr-warmup", 0));
-  if (given("plateau-factor"))
+  if (o.has("warmup"))
+    throw ConfigError("--warmup is not an option of a run: the learning-rate warm-up is "
+                      "--lr-warmup, and epoch_time_s is the median epoch, so timing needs no "
+                      "untimed epochs");
+  if (o.has("lr-warmup"))
+    c.lr_warmup = static_cast<int>(int_at_least(o, "lr-warmup", 0));
+  if (o.has("plateau-factor"))
     c.plateau_factor = o.get_double("plateau-factor");
-  if (given("plateau-patience"))
-    c.plateau_patience = static_cast<int>(int_at_least("plateau-patience", 0));
-  if (given("seed")) {
+  if (o.has("plateau-patience"))
+    c.plateau_patience = static_cast<int>(int_at_least(o, "plateau-patience", 0));
+  if (o.has("seed")) {
     const std::int64_t seed = o.get_int("seed");
     if (seed < 0)
       throw ConfigError("--seed must be >= 0, got " + std::to_string(seed));
     c.seed = static_cast<std::uint64_t>(seed);
   }
-  if (given("batch-size")) {
-    c.minibatch.batch_size = o.get_int("batch-size");
-    if (c.minibatch.batch_size < 0)
-      throw ConfigError("--batch-size must be >= 0, got " + std::to_string(c.minibatch.batch_size));
+}
+
+void apply_minibatch_options(Options const &o, MinibatchConfig &m) {
+  if (o.has("batch-size")) {
+    m.batch_size = o.get_int("batch-size");
+    if (m.batch_size < 0)
+      throw ConfigError("--batch-size must be >= 0, got " + std::to_string(m.batch_size));
   }
-  if (given("fanout"))
-    c.minibatch.fanouts = parse_fanouts(o.get("fanout"), "--fanout");
-  if (given("eval-every"))
-    c.minibatch.eval_every = static_cast<int>(int_at_least("eval-every", 1));
-  if (given("max-batches"))
-    c.minibatch.max_batches = int_at_least("max-batches", 0);
-  if (given("eval-nodes"))
-    c.minibatch.eval_nodes = parse_eval_nodes(o.get("eval-nodes"));
-  if (given("eval-fanout"))
-    c.minibatch.eval_fanouts = parse_fanouts(o.get("eval-fanout"), "--eval-fanout");
-  if (given("eval-batch-size"))
-    c.minibatch.eval_batch_size = int_at_least("eval-batch-size", 0);
-  if (given("eval-chunk"))
-    c.minibatch.eval_chunk = int_at_least("eval-chunk", 1);
-  if (given("checkpoint"))
+  if (o.has("fanout"))
+    m.fanouts = parse_fanouts(o.get("fanout"), "--fanout");
+  if (o.has("eval-every"))
+    m.eval_every = static_cast<int>(int_at_least(o, "eval-every", 1));
+  if (o.has("max-batches"))
+    m.max_batches = int_at_least(o, "max-batches", 0);
+  if (o.has("eval-nodes"))
+    m.eval_nodes = parse_eval_nodes(o.get("eval-nodes"));
+  if (o.has("eval-fanout"))
+    m.eval_fanouts = parse_fanouts(o.get("eval-fanout"), "--eval-fanout");
+  if (o.has("eval-batch-size"))
+    m.eval_batch_size = int_at_least(o, "eval-batch-size", 0);
+  if (o.has("eval-chunk"))
+    m.eval_chunk = int_at_least(o, "eval-chunk", 1);
+}
+
+void apply_output_options(Options const &o, RunConfig &c) {
+  if (o.has("checkpoint"))
     c.checkpoint = o.get("checkpoint");
-  if (given("checkpoint-every"))
-    c.checkpoint_every = static_cast<int>(int_at_least("checkpoint-every", 1));
+  if (o.has("checkpoint-every"))
+    c.checkpoint_every = static_cast<int>(int_at_least(o, "checkpoint-every", 1));
   c.resume = c.resume || o.get_flag("resume");
-  if (given("export-embeddings"))
+  if (o.has("export-embeddings"))
     c.export_embeddings = o.get("export-embeddings");
-  if (given("predictions"))
+  if (o.has("predictions"))
     c.predictions_out = o.get("predictions");
-  if (given("metrics-out"))
+  if (o.has("metrics-out"))
     c.metrics_out = o.get("metrics-out");
+}
+
+} // namespace
+
+void declare_run_options(Options &opts, RunConfig const *defaults) {
+  const RunConfig base;
+  const ShownDefaults shown{defaults ? *defaults : base, defaults == nullptr};
+  declare_data_options(opts, shown);
+  declare_model_options(opts, shown);
+  declare_embedding_options(opts, shown);
+  declare_network_options(opts, shown);
+  declare_training_options(opts, shown);
+  declare_minibatch_options(opts, shown);
+  declare_output_options(opts, shown);
+}
+
+void apply_run_options(Options const &o, RunConfig &c) {
+  apply_data_options(o, c);
+  apply_model_options(o, c);
+  apply_embedding_options(o, c.embedding);
+  apply_network_options(o, c);
+  apply_training_options(o, c);
+  apply_minibatch_options(o, c.minibatch);
+  apply_output_options(o, c);
 }
 
 FrontEnd front_end_from(Options const &opts) {

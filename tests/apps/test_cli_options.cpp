@@ -1,9 +1,11 @@
 // The option parser shared by every subcommand.
 #include "apps/cli_options.hpp"
+#include "apps/run_options.hpp"
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
 #include "test_harness.hpp"
 
+#include <string>
 #include <vector>
 
 using ttgnn::cli::Options;
@@ -64,4 +66,68 @@ TEST_CASE("numbers must be whole and finite") {
   CHECK_THROWS_WITH_AS(o.get_double("lr"), "--lr: expected a finite number, got 'nan'",
                        ttgnn::ConfigError);
   CHECK_THROWS_AS(ttgnn::parse_int("99999999999999999999", "n"), ttgnn::ConfigError);
+}
+
+namespace {
+
+/// A RunConfig after parsing \p args as the options of a run over \p config.
+ttgnn::RunConfig applied(std::vector<char const *> args, ttgnn::RunConfig config = {}) {
+  Options o("train");
+  const ttgnn::RunConfig defaults;
+  ttgnn::cli::declare_run_options(o, &defaults);
+  REQUIRE(o.parse(static_cast<int>(args.size()), args.data()));
+  ttgnn::cli::apply_run_options(o, config);
+  return config;
+}
+
+std::string apply_error(std::vector<char const *> args) {
+  try {
+    applied(std::move(args));
+  } catch (ttgnn::ConfigError const &e) {
+    return e.what();
+  }
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("run options set what was given and keep the rest") {
+  ttgnn::RunConfig preset;
+  preset.hidden = 96;
+  preset.embedding.tt_d = {4, 4, 2};
+  const ttgnn::RunConfig c =
+      applied({"--emb-dim", "16", "--layers", "3", "--batch-size", "64", "--resume"}, preset);
+  CHECK(c.hidden == 96);
+  CHECK(c.layers == 3);
+  CHECK(c.embedding.dim == 16);
+  CHECK(c.embedding.tt_d.empty()); // a preset's column factors are for its width
+  CHECK(c.minibatch.batch_size == 64);
+  CHECK(c.resume);
+  CHECK(applied({"--tt-dims", "4,2,2"}).embedding.dim == 16);
+}
+
+TEST_CASE("run options refuse bad values, the first in declaration order") {
+  CHECK(apply_error({"--emb-dim", "8", "--tt-dims", "2,2,3"}) ==
+        "--tt-dims 2,2,3 multiply to 12, not --emb-dim 8");
+  CHECK(apply_error({"--hidden", "0", "--emb-dim", "0"}) ==
+        "--emb-dim must be an integer >= 1, got 0");
+  CHECK(apply_error({"--seed", "-1", "--batch-size", "-1"}) == "--seed must be >= 0, got -1");
+  CHECK(apply_error({"--eval-chunk", "0"}) == "--eval-chunk must be an integer >= 1, got 0");
+  const std::string warmup = apply_error({"--warmup", "2"});
+  CHECK(warmup.find("the learning-rate warm-up is --lr-warmup") != std::string::npos);
+  CHECK(warmup.find("renamed") == std::string::npos);
+}
+
+TEST_CASE("run options are listed by group, with preset defaults when none are given") {
+  Options o("ogb");
+  ttgnn::cli::declare_run_options(o, nullptr);
+  const std::string help = o.help();
+  std::size_t at = 0;
+  for (char const *name : {"--split", "--model", "--init", "--hidden", "--epochs", "--batch-size",
+                           "--checkpoint", "--json"}) {
+    const std::size_t next = help.find(name, at);
+    REQUIRE_MESSAGE(next != std::string::npos, name);
+    at = next;
+  }
+  CHECK(help.find("preset") != std::string::npos);
 }

@@ -3,8 +3,8 @@
 # ogbn-proteins' layout (T binary columns in raw/node-label, raw/edge-feat, split `species`, no
 # node features); `ttgnn train` (full batch and mini-batch) and `ttgnn ogb --name ogbn-proteins`
 # train on it, print the evaluator and report the metric by name in the JSON; the learned
-# ROC-AUC is far above chance (0.5); --metric picks micro/macro-F1; mismatched metrics and the
-# renamed --warmup fail with a message.
+# ROC-AUC is far above chance (0.5); --metric picks micro/macro-F1; mismatched metrics and
+# --warmup (the warm-up is --lr-warmup) fail with a message.
 set -eu
 bin=$1
 tmp=$(mktemp -d)
@@ -73,5 +73,5 @@ if "$bin" train --dataset "$root/proteins" --input emb --epochs 1 --metric acc \
 grep -q "the dataset is multi-label" "$tmp/err.txt"
 if "$bin" train --dataset "$root/proteins" --input emb --epochs 1 --warmup 2 \
   >/dev/null 2>"$tmp/err.txt"; then exit 1; fi
-grep -q "renamed --lr-warmup" "$tmp/err.txt"
+grep -q "the learning-rate warm-up is --lr-warmup" "$tmp/err.txt"
 echo "multilabel cli: ok"
