@@ -61,6 +61,160 @@ template <class Ordinal> struct SampleRows {
   }
 };
 
+template <class ExecutionSpace>
+using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+using Marks = Kokkos::View<std::int32_t *, Kokkos::HostSpace>;
+using RowMap = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
+
+/// The seeds, copied: the destination nodes of the last block.
+template <class ExecutionSpace>
+HostIds copy_seeds(ExecutionSpace const &space,
+                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds) {
+  HostIds s(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::seeds"),
+            seeds.extent(0));
+  Kokkos::deep_copy(space, s, seeds);
+  return s;
+}
+
+/// Marks each destination node with its own position. Throws InputError, with the marks reset,
+/// when a node is outside [0, n) or repeated.
+template <class ExecutionSpace>
+void mark_destinations(ExecutionSpace const &space, Marks mark, HostIds dst, std::int64_t n) {
+  const auto m = static_cast<std::int64_t>(dst.extent(0));
+  std::int64_t bad = 0;
+  Kokkos::parallel_reduce(
+      "ttgnn::neighbor_sampler::mark_dst", Range<ExecutionSpace>(space, 0, m),
+      [=](std::int64_t i, std::int64_t &b) {
+        const std::int64_t v = dst(i);
+        if (v < 0 || v >= n)
+          ++b;
+        else if (Kokkos::atomic_fetch_min(&mark(v), static_cast<std::int32_t>(i)) != kUnmarked)
+          ++b;
+      },
+      bad);
+  if (bad == 0)
+    return;
+  Kokkos::parallel_for("ttgnn::neighbor_sampler::unmark_dst", Range<ExecutionSpace>(space, 0, m),
+                       [=](std::int64_t i) {
+                         if (dst(i) >= 0 && dst(i) < n)
+                           mark(dst(i)) = kUnmarked;
+                       });
+  space.fence();
+  throw InputError("ttgnn::NeighborSampler: " + std::to_string(bad) + " of " + std::to_string(m) +
+                   " seed ids are outside [0, " + std::to_string(n) + ") or repeated");
+}
+
+/// Row offsets of a block: destination i gets min(deg, fanout) neighbours (all of them for
+/// fanout <= 0). Throws ConfigError when the layer's positions (destinations and edges) would
+/// not fit the int32 marks.
+template <class ExecutionSpace>
+RowMap row_offsets(ExecutionSpace const &space,
+                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> g_row_map, HostIds dst,
+                   std::int64_t fanout, int layer) {
+  const auto m = static_cast<std::int64_t>(dst.extent(0));
+  RowMap row_map("ttgnn::neighbor_sampler::row_map", static_cast<std::size_t>(m + 1));
+  Kokkos::parallel_scan("ttgnn::neighbor_sampler::offsets", Range<ExecutionSpace>(space, 0, m),
+                        [=](std::int64_t i, std::int64_t &sum, bool final) {
+                          const std::int64_t deg = g_row_map(dst(i) + 1) - g_row_map(dst(i));
+                          sum += fanout > 0 && fanout < deg ? fanout : deg;
+                          if (final)
+                            row_map(i + 1) = sum;
+                        });
+  space.fence();
+  const std::int64_t nnz = row_map(m);
+  if (m + nnz >= static_cast<std::int64_t>(kUnmarked))
+    throw ConfigError("ttgnn::NeighborSampler: layer " + std::to_string(layer) + " has " +
+                      std::to_string(m + nnz) +
+                      " positions, more than 2^31 - 1 local ids; use smaller batches");
+  return row_map;
+}
+
+/// The newly reached nodes of a block, numbered in order of first appearance.
+struct NewNodes {
+  HostIds rank; // per edge: new nodes first reached before it
+  std::int64_t count = 0;
+};
+
+/// Every node keeps the smallest position where it occurs (destination i at position i, edge e
+/// at m + e); the first occurrences of new nodes are then numbered by a scan.
+template <class ExecutionSpace>
+NewNodes number_new_nodes(ExecutionSpace const &space, Marks mark, HostIds picked, std::int64_t m) {
+  const auto nnz = static_cast<std::int64_t>(picked.extent(0));
+  Kokkos::parallel_for("ttgnn::neighbor_sampler::first_positions",
+                       Range<ExecutionSpace>(space, 0, nnz), [=](std::int64_t e) {
+                         Kokkos::atomic_fetch_min(&mark(picked(e)),
+                                                  static_cast<std::int32_t>(m + e));
+                       });
+  NewNodes out;
+  out.rank =
+      HostIds(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::new_rank"),
+              static_cast<std::size_t>(nnz));
+  auto new_rank = out.rank;
+  Kokkos::parallel_scan(
+      "ttgnn::neighbor_sampler::number_new", Range<ExecutionSpace>(space, 0, nnz),
+      [=](std::int64_t e, std::int64_t &sum, bool final) {
+        if (final)
+          new_rank(e) = sum;
+        if (mark(picked(e)) == static_cast<std::int32_t>(m + e))
+          ++sum;
+      },
+      out.count);
+  space.fence();
+  return out;
+}
+
+/// Fills block.entries with local ids and returns the block's source nodes (the destinations,
+/// then the new nodes); resets the marks of all of them.
+template <class ExecutionSpace>
+HostIds assemble_block(ExecutionSpace const &space, Marks mark, HostIds dst, HostIds picked,
+                       NewNodes const &new_nodes, SampledBlock &block) {
+  const auto m = static_cast<std::int64_t>(dst.extent(0));
+  const auto nnz = static_cast<std::int64_t>(picked.extent(0));
+  const std::int64_t num_new = new_nodes.count;
+  const HostIds new_rank = new_nodes.rank;
+  block.num_src = m + num_new;
+  HostIds src(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::nodes"),
+              static_cast<std::size_t>(m + num_new));
+  block.entries = Kokkos::View<std::int32_t *, Kokkos::HostSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::entries"),
+      static_cast<std::size_t>(nnz));
+  auto entries = block.entries;
+  Kokkos::parallel_for("ttgnn::neighbor_sampler::copy_dst", Range<ExecutionSpace>(space, 0, m),
+                       [=](std::int64_t i) { src(i) = dst(i); });
+  Kokkos::parallel_for("ttgnn::neighbor_sampler::local_ids", Range<ExecutionSpace>(space, 0, nnz),
+                       [=](std::int64_t e) {
+                         const std::int64_t first = mark(picked(e));
+                         const std::int64_t local = first < m ? first : m + new_rank(first - m);
+                         entries(e) = static_cast<std::int32_t>(local);
+                         if (first == m + e)
+                           src(local) = picked(e);
+                       });
+  Kokkos::parallel_for("ttgnn::neighbor_sampler::unmark",
+                       Range<ExecutionSpace>(space, 0, m + num_new),
+                       [=](std::int64_t j) { mark(src(j)) = kUnmarked; });
+  space.fence();
+  return src;
+}
+
+/// Samples block \p layer with destination nodes \p dst into \p block; returns its source
+/// nodes.
+template <class ExecutionSpace, class Ordinal>
+HostIds sample_block(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                     Marks mark, std::uint64_t seed, std::uint64_t domain, int layer,
+                     std::int64_t fanout, HostIds dst, SampledBlock &block) {
+  const auto m = static_cast<std::int64_t>(dst.extent(0));
+  block.num_dst = m;
+  mark_destinations(space, mark, dst, graph.num_nodes());
+  block.row_map = row_offsets(space, graph.row_map, dst, fanout, layer);
+  HostIds picked(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::picked"),
+                 static_cast<std::size_t>(block.row_map(m)));
+  Kokkos::parallel_for(
+      "ttgnn::neighbor_sampler::sample", Range<ExecutionSpace>(space, 0, m),
+      SampleRows<Ordinal>{graph.row_map, graph.entries, dst, block.row_map, picked, seed, domain});
+  const NewNodes new_nodes = number_new_nodes(space, mark, picked, m);
+  return assemble_block(space, mark, dst, picked, new_nodes, block);
+}
+
 } // namespace
 
 std::int64_t SampledBatch::num_edges() const {
@@ -117,120 +271,15 @@ NeighborSampler<Ordinal>::sample(ExecutionSpace const &space,
                                  std::uint64_t epoch, std::uint64_t batch) {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
                 "ttgnn::NeighborSampler::sample runs on a host execution space");
-  using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-  const std::int64_t n = graph_.num_nodes();
   const int num_layers = static_cast<int>(fanouts_.size());
-  auto mark = mark_;
-  auto g_row_map = graph_.row_map;
-
   SampledBatch out;
   out.nodes.resize(num_layers + 1);
   out.blocks.resize(num_layers);
-  {
-    HostIds s(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::seeds"),
-              seeds.extent(0));
-    Kokkos::deep_copy(space, s, seeds);
-    out.nodes[num_layers] = s;
-  }
-  for (int layer = num_layers - 1; layer >= 0; --layer) {
-    const HostIds dst = out.nodes[layer + 1];
-    const std::int64_t m = static_cast<std::int64_t>(dst.extent(0));
-    const std::int64_t fanout = fanouts_[layer];
-    SampledBlock &block = out.blocks[layer];
-    block.num_dst = m;
-
-    // 1. Mark the destination nodes with their own positions (checks range and repeats).
-    std::int64_t bad = 0;
-    Kokkos::parallel_reduce(
-        "ttgnn::neighbor_sampler::mark_dst", Range(space, 0, m),
-        [=](std::int64_t i, std::int64_t &b) {
-          const std::int64_t v = dst(i);
-          if (v < 0 || v >= n)
-            ++b;
-          else if (Kokkos::atomic_fetch_min(&mark(v), static_cast<std::int32_t>(i)) != kUnmarked)
-            ++b;
-        },
-        bad);
-    if (bad > 0) {
-      Kokkos::parallel_for("ttgnn::neighbor_sampler::unmark_dst", Range(space, 0, m),
-                           [=](std::int64_t i) {
-                             if (dst(i) >= 0 && dst(i) < n)
-                               mark(dst(i)) = kUnmarked;
-                           });
-      space.fence();
-      throw InputError("ttgnn::NeighborSampler: " + std::to_string(bad) + " of " +
-                       std::to_string(m) + " seed ids are outside [0, " + std::to_string(n) +
-                       ") or repeated");
-    }
-
-    // 2. Row lengths min(deg, fanout), then offsets.
-    block.row_map = Kokkos::View<std::int64_t *, Kokkos::HostSpace>(
-        "ttgnn::neighbor_sampler::row_map", static_cast<std::size_t>(m + 1));
-    auto row_map = block.row_map;
-    Kokkos::parallel_scan("ttgnn::neighbor_sampler::offsets", Range(space, 0, m),
-                          [=](std::int64_t i, std::int64_t &sum, bool final) {
-                            const std::int64_t deg = g_row_map(dst(i) + 1) - g_row_map(dst(i));
-                            sum += fanout > 0 && fanout < deg ? fanout : deg;
-                            if (final)
-                              row_map(i + 1) = sum;
-                          });
-    space.fence();
-    const std::int64_t nnz = row_map(m);
-    if (m + nnz >= static_cast<std::int64_t>(kUnmarked))
-      throw ConfigError("ttgnn::NeighborSampler: layer " + std::to_string(layer) + " has " +
-                        std::to_string(m + nnz) +
-                        " positions, more than 2^31 - 1 local ids; use smaller batches");
-
-    // 3. Sample.
-    HostIds picked(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::picked"),
-        static_cast<std::size_t>(nnz));
-    Kokkos::parallel_for("ttgnn::neighbor_sampler::sample", Range(space, 0, m),
-                         SampleRows<Ordinal>{graph_.row_map, graph_.entries, dst, row_map, picked,
-                                             seed_, stream_domain(epoch, batch, layer)});
-
-    // 4. Relabel: every node keeps the smallest position where it occurs (destination i at
-    // position i, edge e at m + e); first occurrences of new nodes are numbered by a scan.
-    Kokkos::parallel_for(
-        "ttgnn::neighbor_sampler::first_positions", Range(space, 0, nnz), [=](std::int64_t e) {
-          Kokkos::atomic_fetch_min(&mark(picked(e)), static_cast<std::int32_t>(m + e));
-        });
-    HostIds new_rank(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::new_rank"),
-        static_cast<std::size_t>(nnz));
-    std::int64_t num_new = 0;
-    Kokkos::parallel_scan(
-        "ttgnn::neighbor_sampler::number_new", Range(space, 0, nnz),
-        [=](std::int64_t e, std::int64_t &sum, bool final) {
-          if (final)
-            new_rank(e) = sum;
-          if (mark(picked(e)) == static_cast<std::int32_t>(m + e))
-            ++sum;
-        },
-        num_new);
-    space.fence();
-    block.num_src = m + num_new;
-    HostIds src(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::nodes"),
-                static_cast<std::size_t>(m + num_new));
-    block.entries = Kokkos::View<std::int32_t *, Kokkos::HostSpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::entries"),
-        static_cast<std::size_t>(nnz));
-    auto entries = block.entries;
-    Kokkos::parallel_for("ttgnn::neighbor_sampler::copy_dst", Range(space, 0, m),
-                         [=](std::int64_t i) { src(i) = dst(i); });
-    Kokkos::parallel_for("ttgnn::neighbor_sampler::local_ids", Range(space, 0, nnz),
-                         [=](std::int64_t e) {
-                           const std::int64_t first = mark(picked(e));
-                           const std::int64_t local = first < m ? first : m + new_rank(first - m);
-                           entries(e) = static_cast<std::int32_t>(local);
-                           if (first == m + e)
-                             src(local) = picked(e);
-                         });
-    Kokkos::parallel_for("ttgnn::neighbor_sampler::unmark", Range(space, 0, m + num_new),
-                         [=](std::int64_t j) { mark(src(j)) = kUnmarked; });
-    space.fence();
-    out.nodes[layer] = src;
-  }
+  out.nodes[num_layers] = copy_seeds(space, seeds);
+  for (int layer = num_layers - 1; layer >= 0; --layer)
+    out.nodes[layer] =
+        sample_block(space, graph_, mark_, seed_, stream_domain(epoch, batch, layer), layer,
+                     fanouts_[layer], out.nodes[layer + 1], out.blocks[layer]);
   peak_batch_bytes_ = std::max(peak_batch_bytes_, out.bytes());
   return out;
 }

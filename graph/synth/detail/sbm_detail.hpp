@@ -20,6 +20,8 @@ constexpr std::uint64_t features = 4;    ///< index: node
 constexpr std::uint64_t split = 5;       ///< index: class
 /// Edge draws: domain edges + 3 * round + kind, index: chunk within (round, kind).
 constexpr std::uint64_t edges = 16;
+/// Edge features of the written dataset ("edge_f" in ASCII), index: edge.
+constexpr std::uint64_t edge_features = 0x656467655F66ULL;
 } // namespace stream
 
 /// Features live on a grid of 1e-4: value k * 1e-4 for an integer k.
