@@ -42,10 +42,18 @@ void print_text(std::string const &path, Dataset<std::int64_t> const &d, GraphSt
   std::printf("components       %lld (largest %lld nodes)\n",
               static_cast<long long>(s.num_components),
               static_cast<long long>(s.largest_component));
-  std::printf("classes          %d (%s), %lld labelled:", s.num_classes,
-              li.num_classes_source.c_str(), static_cast<long long>(s.num_labelled));
-  for (auto c : s.class_counts)
-    std::printf(" %lld", static_cast<long long>(c));
+  if (s.multilabel) {
+    std::printf("tasks            %d binary (%s), %lld labelled; positive rate per task:",
+                s.num_classes, li.num_classes_source.c_str(),
+                static_cast<long long>(s.num_labelled));
+    for (double r : s.task_positive_rate)
+      std::printf(" %.3f", r);
+  } else {
+    std::printf("classes          %d (%s), %lld labelled:", s.num_classes,
+                li.num_classes_source.c_str(), static_cast<long long>(s.num_labelled));
+    for (auto c : s.class_counts)
+      std::printf(" %lld", static_cast<long long>(c));
+  }
   std::printf("\nfeatures         %lld (%s", static_cast<long long>(s.num_features),
               feature_layout(d).c_str());
   if (d.sparse_features.has_values() && d.num_nodes() > 0)
@@ -54,10 +62,14 @@ void print_text(std::string const &path, Dataset<std::int64_t> const &d, GraphSt
                 100.0 * static_cast<double>(d.sparse_features.nnz()) /
                     (static_cast<double>(d.num_nodes()) * static_cast<double>(s.num_features)));
   std::printf(")\n");
-  std::printf(
-      "homophily        edge %.4f, node %.4f, class-insensitive %.4f (%lld labelled edges)\n",
-      s.edge_homophily, s.node_homophily, s.class_insensitive_homophily,
-      static_cast<long long>(s.num_labelled_edges));
+  if (s.multilabel)
+    std::printf("homophily        label-set Jaccard %.4f (mean over %lld labelled edges)\n",
+                s.label_jaccard_homophily, static_cast<long long>(s.num_labelled_edges));
+  else
+    std::printf(
+        "homophily        edge %.4f, node %.4f, class-insensitive %.4f (%lld labelled edges)\n",
+        s.edge_homophily, s.node_homophily, s.class_insensitive_homophily,
+        static_cast<long long>(s.num_labelled_edges));
   if (!d.split_name.empty())
     std::printf("split            %s: train %zu, valid %zu, test %zu\n", d.split_name.c_str(),
                 d.train.extent(0), d.valid.extent(0), d.test.extent(0));

@@ -59,63 +59,51 @@ CsrGraph<Ordinal, Kokkos::HostSpace> undirected(ExecutionSpace const &space,
                                             CsrBuildOptions{true, false});
 }
 
-} // namespace stats_detail
-
-template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
-GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> const &data,
-                               GraphStatsOptions const &options) {
-  using Policy = Kokkos::RangePolicy<ExecutionSpace>;
-  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-  GraphStats s;
-  auto const &g = data.graph;
-  const std::int64_t n = g.num_nodes();
-  s.num_nodes = n;
-  s.num_arcs = g.num_arcs();
-  s.num_self_loops = count_self_loops(space, g);
-  s.symmetric = options.known_symmetric || is_symmetric(space, g);
-  const auto u = (s.symmetric && s.num_self_loops == 0) ? g : stats_detail::undirected(space, g);
-  s.num_edges = u.num_arcs() / 2;
-
-  // degrees
+/// Degree summary of the undirected simple graph \p u.
+template <class Ordinal> DegreeSummary degree_summary(CsrGraph<Ordinal, Kokkos::HostSpace> const &u) {
+  DegreeSummary d;
+  const std::int64_t n = u.num_nodes();
+  if (n == 0)
+    return d;
   std::vector<std::int64_t> degree(n);
   for (std::int64_t v = 0; v < n; ++v)
     degree[v] = u.row_map(v + 1) - u.row_map(v);
-  if (n > 0) {
-    s.degree.min = *std::min_element(degree.begin(), degree.end());
-    s.degree.max = *std::max_element(degree.begin(), degree.end());
-    s.degree.mean = static_cast<double>(u.num_arcs()) / static_cast<double>(n);
-    s.num_isolated = std::count(degree.begin(), degree.end(), std::int64_t(0));
-    std::nth_element(degree.begin(), degree.begin() + n / 2, degree.end());
-    const double upper = static_cast<double>(degree[n / 2]);
-    if (n % 2 == 1) {
-      s.degree.median = upper;
-    } else {
-      const double lower =
-          static_cast<double>(*std::max_element(degree.begin(), degree.begin() + n / 2));
-      s.degree.median = 0.5 * (lower + upper);
-    }
-  }
-  std::tie(s.num_components, s.largest_component) = stats_detail::components(u);
+  d.min = *std::min_element(degree.begin(), degree.end());
+  d.max = *std::max_element(degree.begin(), degree.end());
+  d.mean = static_cast<double>(u.num_arcs()) / static_cast<double>(n);
+  std::nth_element(degree.begin(), degree.begin() + n / 2, degree.end());
+  const double upper = static_cast<double>(degree[n / 2]);
+  if (n % 2 == 1)
+    d.median = upper;
+  else
+    d.median =
+        0.5 * (static_cast<double>(*std::max_element(degree.begin(), degree.begin() + n / 2)) +
+               upper);
+  return d;
+}
 
-  // labels
+/// Class counts and the three homophily measures of single-label \p data over \p u.
+template <class ExecutionSpace, class Ordinal>
+void single_label_stats(ExecutionSpace const &space, Dataset<Ordinal> const &data,
+                        CsrGraph<Ordinal, Kokkos::HostSpace> const &u, GraphStats &s) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::int64_t n = u.num_nodes();
   auto labels = data.labels;
-  s.num_classes = data.num_classes;
   s.class_counts.assign(std::max(0, s.num_classes), 0);
   for (std::size_t v = 0; v < labels.extent(0); ++v)
     if (labels(v) >= 0 && labels(v) < s.num_classes) {
       ++s.class_counts[labels(v)];
       ++s.num_labelled;
     }
-  s.num_features = data.num_features();
-
-  // homophily: per labelled node, labelled neighbours (l) and same-label neighbours (same)
+  // per labelled node, labelled neighbours (l) and same-label neighbours (same)
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> l("ttgnn::graph_stats::labelled_nbrs", n),
       same("ttgnn::graph_stats::same_nbrs", n);
-  if (static_cast<std::int64_t>(labels.extent(0)) == n) {
+  const bool all_nodes = static_cast<std::int64_t>(labels.extent(0)) == n;
+  if (all_nodes) {
     auto row_map = u.row_map;
     auto entries = u.entries;
-    Kokkos::parallel_for("ttgnn::graph_stats::neighbour_labels", Policy(space, 0, n),
-                         [=](std::int64_t v) {
+    Kokkos::parallel_for("ttgnn::graph_stats::neighbour_labels",
+                         Kokkos::RangePolicy<ExecutionSpace>(space, 0, n), [=](std::int64_t v) {
                            const std::int32_t y = labels(v);
                            if (y < 0)
                              return;
@@ -132,7 +120,7 @@ GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> con
   std::int64_t sum_l = 0, sum_same = 0, nodes_with = 0;
   double node_sum = 0;
   std::vector<std::int64_t> class_l(s.class_counts.size(), 0), class_same(s.class_counts.size(), 0);
-  for (std::int64_t v = 0; v < n && static_cast<std::int64_t>(labels.extent(0)) == n; ++v) {
+  for (std::int64_t v = 0; v < n && all_nodes; ++v) {
     if (labels(v) < 0 || l(v) == 0)
       continue;
     sum_l += l(v);
@@ -147,6 +135,7 @@ GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> con
   s.num_labelled_edges = sum_l / 2;
   s.edge_homophily = sum_l > 0 ? static_cast<double>(sum_same) / static_cast<double>(sum_l) : nan;
   s.node_homophily = nodes_with > 0 ? node_sum / static_cast<double>(nodes_with) : nan;
+  s.class_insensitive_homophily = nan;
   if (s.num_classes >= 2 && s.num_labelled > 0) {
     double h = 0;
     for (int k = 0; k < s.num_classes; ++k) {
@@ -157,9 +146,97 @@ GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> con
                                   static_cast<double>(s.num_labelled));
     }
     s.class_insensitive_homophily = h / (s.num_classes - 1);
-  } else {
-    s.class_insensitive_homophily = nan;
   }
+}
+
+/// Labelled nodes, per-task positive rates and the label-set Jaccard homophily of multi-label
+/// \p data over \p u. A node's positive set is packed into 64-bit words so that an edge costs
+/// T / 64 popcounts.
+template <class ExecutionSpace, class Ordinal>
+void multi_label_stats(ExecutionSpace const &space, Dataset<Ordinal> const &data,
+                       CsrGraph<Ordinal, Kokkos::HostSpace> const &u, GraphStats &s) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  s.edge_homophily = s.node_homophily = s.class_insensitive_homophily = nan; // single-label only
+  const std::int64_t n = u.num_nodes(), t = static_cast<std::int64_t>(data.multilabels.extent(1));
+  const std::int64_t words = (t + 63) / 64;
+  auto y = data.multilabels;
+  std::vector<std::uint64_t> positive(static_cast<std::size_t>(n * words), 0);
+  std::vector<char> labelled(static_cast<std::size_t>(n), 0);
+  std::vector<std::int64_t> known(static_cast<std::size_t>(t), 0);
+  s.class_counts.assign(static_cast<std::size_t>(t), 0);
+  for (std::int64_t v = 0; v < n; ++v)
+    for (std::int64_t j = 0; j < t; ++j) {
+      if (y(v, j) < 0)
+        continue;
+      labelled[v] = 1;
+      ++known[j];
+      if (y(v, j) == 1) {
+        ++s.class_counts[j];
+        positive[v * words + j / 64] |= std::uint64_t(1) << (j % 64);
+      }
+    }
+  s.num_labelled = std::count(labelled.begin(), labelled.end(), char(1));
+  for (std::int64_t j = 0; j < t; ++j)
+    s.task_positive_rate.push_back(known[j] > 0 ? static_cast<double>(s.class_counts[j]) /
+                                                      static_cast<double>(known[j])
+                                                : nan);
+  auto row_map = u.row_map;
+  auto entries = u.entries;
+  std::uint64_t const *bits = positive.data();
+  char const *has = labelled.data();
+  double jaccard_sum = 0;
+  std::int64_t edges = 0;
+  Kokkos::parallel_reduce(
+      "ttgnn::graph_stats::label_jaccard", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
+      [=](std::int64_t v, double &sum, std::int64_t &count) {
+        if (!has[v])
+          return;
+        for (std::int64_t k = row_map(v); k < row_map(v + 1); ++k) {
+          const std::int64_t w = entries(k);
+          if (w <= v || !has[w])
+            continue;
+          int both = 0, either = 0;
+          for (std::int64_t q = 0; q < words; ++q) {
+            both += __builtin_popcountll(bits[v * words + q] & bits[w * words + q]);
+            either += __builtin_popcountll(bits[v * words + q] | bits[w * words + q]);
+          }
+          if (either > 0) {
+            sum += static_cast<double>(both) / static_cast<double>(either);
+            ++count;
+          }
+        }
+      },
+      jaccard_sum, edges);
+  s.num_labelled_edges = edges;
+  s.label_jaccard_homophily =
+      edges > 0 ? jaccard_sum / static_cast<double>(edges) : nan;
+}
+
+} // namespace stats_detail
+
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
+GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> const &data,
+                               GraphStatsOptions const &options) {
+  GraphStats s;
+  auto const &g = data.graph;
+  s.num_nodes = g.num_nodes();
+  s.num_arcs = g.num_arcs();
+  s.num_self_loops = count_self_loops(space, g);
+  s.symmetric = options.known_symmetric || is_symmetric(space, g);
+  const auto u = (s.symmetric && s.num_self_loops == 0) ? g : stats_detail::undirected(space, g);
+  s.num_edges = u.num_arcs() / 2;
+  s.degree = stats_detail::degree_summary(u);
+  s.num_isolated = 0;
+  for (std::int64_t v = 0; v < s.num_nodes; ++v)
+    s.num_isolated += u.row_map(v + 1) == u.row_map(v) ? 1 : 0;
+  std::tie(s.num_components, s.largest_component) = stats_detail::components(u);
+  s.num_classes = data.num_classes;
+  s.num_features = data.num_features();
+  s.multilabel = data.is_multilabel();
+  if (s.multilabel)
+    stats_detail::multi_label_stats(space, data, u, s);
+  else
+    stats_detail::single_label_stats(space, data, u, s);
   return s;
 }
 
@@ -185,6 +262,11 @@ void add_to_json(JsonWriter &json, GraphStats const &s) {
   json.field("edge_homophily", s.edge_homophily);
   json.field("node_homophily", s.node_homophily);
   json.field("class_insensitive_homophily", s.class_insensitive_homophily);
+  json.field("multilabel", s.multilabel);
+  if (s.multilabel) {
+    json.field("task_positive_rate", s.task_positive_rate);
+    json.field("label_jaccard_homophily", s.label_jaccard_homophily);
+  }
 }
 
 #define TTGNN_INSTANTIATE_STATS(SPACE)                                                             \

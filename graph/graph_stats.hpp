@@ -15,6 +15,11 @@
 ///   neighbours of class-k nodes that are in class k (summed over class-k nodes), n_k the
 ///   number of class-k nodes and n the number of labelled nodes; classes whose nodes have no
 ///   labelled neighbour contribute 0.
+/// On multi-label data (T binary tasks, targets 1 / 0 / unknown) those three are undefined and
+/// the label homophily is instead
+/// - label Jaccard homophily: mean, over the undirected edges whose ends both have a known
+///   target and at least one positive task between them, of |P(u) ∩ P(v)| / |P(u) ∪ P(v)|,
+///   P(v) the tasks on which v is positive (1 when neighbours carry the same label sets).
 /// A value that is undefined (no labelled edge, C < 2) is NaN (JSON null).
 
 #include "core/host_only.hpp"
@@ -22,6 +27,7 @@
 #include "graph/dataset.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace ttgnn {
@@ -44,12 +50,19 @@ struct GraphStats {
   std::int64_t num_isolated = 0;   ///< nodes without any non-self-loop edge
   std::int64_t num_components = 0; ///< connected components (isolated nodes count as one each)
   std::int64_t largest_component = 0;
-  int num_classes = 0;
+  int num_classes = 0;   ///< classes, or tasks of multi-label data
+  bool multilabel = false;
+  /// Nodes with a class, or with at least one known target (multi-label).
   std::int64_t num_labelled = 0;
-  std::vector<std::int64_t> class_counts; ///< nodes per class, num_classes entries
+  /// Nodes per class, or positive nodes per task (multi-label); num_classes entries.
+  std::vector<std::int64_t> class_counts;
+  /// Multi-label: positives / known targets per task (NaN for a task with none known).
+  std::vector<double> task_positive_rate;
   std::int64_t num_features = 0;
-  std::int64_t num_labelled_edges = 0; ///< undirected edges with both ends labelled
+  /// Undirected edges with both ends labelled (multi-label: those the Jaccard mean counts).
+  std::int64_t num_labelled_edges = 0;
   double edge_homophily = 0, node_homophily = 0, class_insensitive_homophily = 0;
+  double label_jaccard_homophily = std::numeric_limits<double>::quiet_NaN(); ///< multi-label
 };
 
 /// \brief What the caller knows about the dataset, to skip work.
@@ -69,7 +82,8 @@ GraphStats compute_graph_stats(ExecutionSpace const &space, Dataset<Ordinal> con
 /// \brief Adds the statistics to \p json under the keys num_nodes, num_edges, num_arcs,
 /// num_self_loops, symmetric, degree_min, degree_median, degree_mean, degree_max, num_isolated,
 /// num_components, largest_component, num_classes, num_labelled, class_counts, num_features,
-/// edge_homophily, node_homophily, class_insensitive_homophily.
+/// edge_homophily, node_homophily, class_insensitive_homophily, multilabel and, on multi-label
+/// data, task_positive_rate and label_jaccard_homophily.
 void add_to_json(JsonWriter &json, GraphStats const &stats);
 
 } // namespace ttgnn

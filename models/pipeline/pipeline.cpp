@@ -134,8 +134,7 @@ public:
     char line[256];
     int k = std::snprintf(line, sizeof line, "epoch %4d/%d  loss %.4f  ", r.epoch, epochs_, r.loss);
     if (r.evaluated) { // the scores evaluation computed (-1: a node set it leaves out)
-      if (metric_ != NodeMetric::accuracy)
-        k += std::snprintf(line + k, sizeof line - k, "%s: ", to_string(metric_).c_str());
+      k += std::snprintf(line + k, sizeof line - k, "%s: ", to_string(metric_).c_str());
       char const *names[] = {"train", "valid", "test"};
       const double scores[] = {r.train_acc, r.valid_acc, r.test_acc};
       for (int i = 0; i < 3; ++i)

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/io/path_checks.hpp"
 #include "graph/io/ogb_loader.hpp"
+#include "models/loss/node_metric.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Profiling_ScopedRegion.hpp>
@@ -128,6 +129,37 @@ void normalize_feature_rows(Dataset<std::int32_t> &data) {
   }
 }
 
+namespace {
+
+/// OGB's evaluator refuses a ROC-AUC with no task that has both a positive and a negative
+/// known target among the nodes of a set; so does ttgnn, before any training.
+void check_rocauc_defined(Dataset<std::int32_t> const &d, std::string const &where) {
+  auto y = d.multilabels;
+  const std::int64_t tasks = static_cast<std::int64_t>(y.extent(1));
+  auto defined = [&](Kokkos::View<std::int64_t *, Kokkos::HostSpace> const &ids) {
+    for (std::int64_t t = 0; t < tasks; ++t) {
+      bool pos = false, neg = false;
+      for (std::size_t q = 0; q < ids.extent(0) && !(pos && neg); ++q) {
+        pos = pos || y(ids(q), t) == 1;
+        neg = neg || y(ids(q), t) == 0;
+      }
+      if (pos && neg)
+        return true;
+    }
+    return false;
+  };
+  char const *names[] = {"train", "valid", "test"};
+  const Kokkos::View<std::int64_t *, Kokkos::HostSpace> sets[] = {d.train, d.valid, d.test};
+  for (int i = 0; i < 3; ++i)
+    if (sets[i].extent(0) > 0 && !defined(sets[i]))
+      throw InputError(where + ": no task has both a positive and a negative target among the " +
+                       std::to_string(sets[i].extent(0)) + " " + names[i] +
+                       " nodes: ROC-AUC is undefined there (choose --metric f1_micro or another "
+                       "split)");
+}
+
+} // namespace
+
 LoadedData load_run_data(RunConfig const &c, RunLog const &log) {
   Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::load");
   const auto t0 = std::chrono::steady_clock::now();
@@ -149,6 +181,9 @@ LoadedData load_run_data(RunConfig const &c, RunLog const &log) {
   if (d.num_classes < 2 && !d.is_multilabel())
     throw InputError(c.data.dataset + ": need at least 2 classes, found " +
                      std::to_string(d.num_classes));
+  if (d.is_multilabel() &&
+      resolve_metric(c.metric ? to_string(*c.metric) : std::string(), true) == NodeMetric::rocauc)
+    check_rocauc_defined(d, c.data.dataset + ": split " + load.split);
   if (feat && c.data.feature_norm == FeatureNorm::row)
     normalize_feature_rows(d);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

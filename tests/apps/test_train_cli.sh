@@ -59,7 +59,7 @@ assert d["split"] == "planetoid" and d["checkpoint_epoch"] == 4, d
 # the README's recommended embedding settings are the defaults
 assert d["init_std"] == 0.1 and d["emb_weight_decay"] == 0, d
 PY
-grep -q "^\[ *[0-9.]*s\] epoch    1/4  loss [0-9.]*  train [0-9.]*  valid [0-9.]*  test [0-9.]*  lr .* s  ETA .* s$" err.txt
+grep -q "^\[ *[0-9.]*s\] epoch    1/4  loss [0-9.]*  acc: train [0-9.]*  valid [0-9.]*  test [0-9.]*  lr .* s  ETA .* s$" err.txt
 test "$(grep -c '] epoch ' err.txt)" -eq 4
 grep -q "evaluator: accuracy (acc) on 7 classes" err.txt
 test "$(head -1 m.csv)" = "epoch,loss,train_acc,valid_acc,test_acc,valid_loss,lr,epoch_time_s,train_time_s,eval_time_s"

@@ -116,6 +116,43 @@ TTGNN_TEST_HOST_SPACES("a perfectly heterophilous graph and a one-class graph") 
   CHECK(u.degree.median == 1.0);
 }
 
+TTGNN_TEST_HOST_SPACES("multi-label statistics: labelled nodes, positive rates, label Jaccard") {
+  // Path 0-1-2-3 plus edge 3-4, T = 3 tasks (rows: targets of nodes 0..4; -1 unknown):
+  //   0: 1 1 0   P = {0,1}
+  //   1: 1 0 0   P = {0}
+  //   2: 0 0 0   P = {}
+  //   3: 0 0 1   P = {2}
+  //   4: -1 -1 -1 unlabelled
+  auto d = make<ExecutionSpace>(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}}, {-1, -1, -1, -1, -1}, 3);
+  d.multilabels = decltype(d.multilabels)("multilabels", 5, 3);
+  const int y[5][3] = {{1, 1, 0}, {1, 0, 0}, {0, 0, 0}, {0, 0, 1}, {-1, -1, -1}};
+  for (int v = 0; v < 5; ++v)
+    for (int t = 0; t < 3; ++t)
+      d.multilabels(v, t) = static_cast<std::int8_t>(y[v][t]);
+  auto s = ttgnn::compute_graph_stats(ExecutionSpace(), d);
+  CHECK(s.multilabel);
+  CHECK(s.num_labelled == 4);
+  CHECK(s.class_counts == std::vector<std::int64_t>{2, 1, 1});
+  REQUIRE(s.task_positive_rate.size() == 3);
+  CHECK(s.task_positive_rate[0] == doctest::Approx(0.5).epsilon(1e-12));
+  CHECK(s.task_positive_rate[1] == doctest::Approx(0.25).epsilon(1e-12));
+  CHECK(s.task_positive_rate[2] == doctest::Approx(0.25).epsilon(1e-12));
+  // edges with both ends labelled: 0-1 (|{0}| / |{0,1}| = 1/2), 1-2 (0 / 1), 2-3 (0 / 1);
+  // 3-4 has an unlabelled end; no edge has two empty sets here
+  CHECK(s.num_labelled_edges == 3);
+  CHECK(s.label_jaccard_homophily == doctest::Approx(0.5 / 3.0).epsilon(1e-12));
+  CHECK(std::isnan(s.edge_homophily));
+  CHECK(std::isnan(s.class_insensitive_homophily));
+
+  // Two empty sets across an edge are skipped: with node 1 all negative, 1-2 drops out and
+  // 0-1 gives 0: (0 + 0) / 2 over the edges 0-1 and 2-3.
+  for (int t = 0; t < 3; ++t)
+    d.multilabels(1, t) = 0;
+  auto e = ttgnn::compute_graph_stats(ExecutionSpace(), d);
+  CHECK(e.num_labelled_edges == 2);
+  CHECK(e.label_jaccard_homophily == 0.0);
+}
+
 TEST_CASE("statistics JSON has the required keys, NaN as null") {
   ttgnn::GraphStats s;
   s.num_nodes = 3;

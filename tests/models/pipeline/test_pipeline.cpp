@@ -1,9 +1,11 @@
-// The pipeline layer (models/pipeline/pipeline.hpp): the typed settings round-trip through their text
-// form, one refusal message for what mini-batch training does not implement, feature
-// normalisation, both training paths on a generated graph with the one definition of
+// The pipeline layer (models/pipeline/pipeline.hpp): the typed settings round-trip through
+// their text form, one refusal message for what mini-batch training does not implement, a
+// multi-label split where ROC-AUC is undefined refused on load, feature normalisation, both
+// training paths on a generated graph with the one definition of
 // compression, and evaluate_checkpoint reproducing the scores and logits of the trained run.
 #include "core/error.hpp"
 #include "graph/synth/sbm_dataset.hpp"
+#include "graph_test_files.hpp"
 #include "models/train/checkpoint.hpp"
 #include "models/pipeline/pipeline.hpp"
 #include "scratch_dir.hpp"
@@ -362,4 +364,21 @@ TEST_CASE("profiling regions: load, order, init, spectral, epochs, steps, evalua
   CHECK(loaded.data.num_nodes() == 2708);
   CHECK(RegionLog::count("ttgnn::pipeline::load", "") == 1);
   CHECK(RegionLog::stack().empty());
+}
+
+TEST_CASE("a multi-label split where no task has both classes is refused on load") {
+  // small dataset (tests/graph_test_files.hpp) with two binary tasks; split s1: train {0, 1},
+  // valid {2}, test {3, 4}. Node 2 is positive on both tasks: no valid task has both classes.
+  const auto dir = ttgnn::test::write_small_ogb("ml_one_class", false);
+  ttgnn::test::write_text(dir / "raw/node-label.csv", "1,0\n0,1\n1,1\n1,0\n0,1\n1,1\n");
+  ttgnn::RunConfig c;
+  c.data.dataset = dir.string();
+  c.data.split = "s1";
+  c.input = ttgnn::InputKind::embedding;
+  CHECK(ttgnn::test::error_of([&] { ttgnn::load_run_data(c, {}); }) ==
+        dir.string() + ": split s1: no task has both a positive and a negative target among the "
+                       "1 valid nodes: ROC-AUC is undefined there (choose --metric f1_micro or "
+                       "another split)");
+  c.metric = ttgnn::NodeMetric::f1_micro; // defined on any set
+  CHECK(ttgnn::load_run_data(c, {}).data.multilabels.extent(1) == 2);
 }
