@@ -16,6 +16,20 @@ namespace {
 
 using Id = std::int64_t;
 
+/// 2^64 / golden ratio (Fibonacci hashing): multiplying by it spreads consecutive ids over the
+/// high bits.
+constexpr std::uint64_t kGoldenGamma = 0x9E3779B97F4A7C15ull;
+
+/// A sweep in which fewer than this percentage of the nodes change cluster ends the level:
+/// the labels have settled, and further sweeps cost O(N + E) each for little change.
+constexpr Id kConvergedMovedPercent = 1;
+
+/// Salts XORed into the seed of the tie-break hash (LabelCounter::best), one per level. The
+/// values are arbitrary; they only differ, so that level 2 breaks ties with other draws than
+/// level 1 for the same (sweep, node, label).
+constexpr std::uint64_t kSuperClusterTieSalt = 0;
+constexpr std::uint64_t kClusterTieSalt = 0x5C;
+
 /// Edge counts per label around one node or cluster: open addressing, cleared through its
 /// touched list (so a reset costs what the last use touched, not the table size).
 struct LabelCounter {
@@ -39,9 +53,8 @@ struct LabelCounter {
     mask = cap - 1;
   }
   void add(Id label) {
-    std::size_t s = static_cast<std::size_t>(
-                        (static_cast<std::uint64_t>(label) * 0x9E3779B97F4A7C15ull) >> 17) &
-                    mask;
+    std::size_t s =
+        static_cast<std::size_t>((static_cast<std::uint64_t>(label) * kGoldenGamma) >> 17) & mask;
     while (keys[s] != -1 && keys[s] != label)
       s = (s + 1) & mask;
     if (keys[s] == -1) {
@@ -64,7 +77,7 @@ struct LabelCounter {
       if (l == cur || c < best_count || !fits(l))
         continue;
       std::uint64_t h = seed ^ (static_cast<std::uint64_t>(sweep) << 56) ^
-                        (static_cast<std::uint64_t>(unit) * 0x9E3779B97F4A7C15ull) ^
+                        (static_cast<std::uint64_t>(unit) * kGoldenGamma) ^
                         static_cast<std::uint64_t>(l);
       const std::uint64_t tie = splitmix64_next(h);
       if (c > best_count || (best != cur && tie > best_tie)) {
@@ -104,6 +117,175 @@ struct Tour {
   }
 };
 
+/// Size-constrained label propagation over the nodes of a graph, one level per call to
+/// level(): every node, in a fixed seeded tour, joins the label most of its counted neighbours
+/// carry, among labels whose cluster has fewer than cap nodes.
+template <class Ordinal> class LabelPropagation {
+public:
+  using L = Ordinal; // labels and sizes are < N: node ids fit them
+
+  /// Draws the visiting tour from \p state.
+  LabelPropagation(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph, std::uint64_t seed,
+                   int sweeps, std::uint64_t &state)
+      : row_map_(graph.row_map), entries_(graph.entries), n_(graph.num_nodes()), nodes_(n_, state),
+        seed_(seed), sweeps_(sweeps) {}
+
+  /// One level from singleton clusters: \p label and \p size (by label) of the result. An edge
+  /// (v, w) counts when counts(v, w); ties are broken with \p salt (see kClusterTieSalt). Adds
+  /// the sweeps run to out.sweeps and sets out.moved_last.
+  template <class Counts>
+  void level(std::vector<L> &label, std::vector<L> &size, Id cap, Counts const &counts,
+             std::uint64_t salt, LabelPropagationOrder &out) {
+    label.resize(n_);
+    size.assign(n_, 1);
+    std::iota(label.begin(), label.end(), L(0));
+    for (int sweep = 0; sweep < sweeps_ && n_ > 0; ++sweep) {
+      const Id moved = run_sweep(label, size, cap, counts, seed_ ^ salt, sweep);
+      out.sweeps += 1;
+      out.moved_last = moved;
+      if (moved * 100 < kConvergedMovedPercent * n_)
+        break;
+    }
+  }
+
+private:
+  /// One sweep over the tour; returns the number of nodes that changed label.
+  template <class Counts>
+  Id run_sweep(std::vector<L> &label, std::vector<L> &size, Id cap, Counts const &counts,
+               std::uint64_t tie_seed, int sweep) {
+    Id moved = 0;
+    nodes_.visit([&](Id v) {
+      const Id begin = row_map_(v), end = row_map_(v + 1);
+      if (begin == end)
+        return;
+      counter_.reset(end - begin);
+      for (Id k = begin; k < end; ++k)
+        if (static_cast<Id>(entries_(k)) != v && counts(v, static_cast<Id>(entries_(k))))
+          counter_.add(label[entries_(k)]);
+      const Id cur = label[v];
+      const Id best = counter_.best(cur, v, tie_seed, sweep, [&](Id l) { return size[l] < cap; });
+      if (best != cur) {
+        --size[cur];
+        ++size[best];
+        label[v] = static_cast<L>(best);
+        ++moved;
+      }
+    });
+    return moved;
+  }
+
+  decltype(CsrGraph<Ordinal, Kokkos::HostSpace>::row_map) row_map_;
+  decltype(CsrGraph<Ordinal, Kokkos::HostSpace>::entries) entries_;
+  Id n_;
+  Tour nodes_;
+  std::uint64_t seed_;
+  int sweeps_;
+  LabelCounter counter_;
+};
+
+/// Members of every cluster together: cluster l owns bucket[start[l], start[l] + size[l]),
+/// members in ascending node order. Returns the number of non-empty clusters.
+template <class L>
+Id bucket_clusters(std::vector<L> const &label, std::vector<L> const &size, std::vector<L> &start,
+                   std::vector<L> &bucket) {
+  const Id n = static_cast<Id>(label.size());
+  Id total = 0, clusters = 0;
+  for (Id l = 0; l < n; ++l) {
+    start[l] = static_cast<L>(total);
+    total += size[l];
+    clusters += size[l] > 0 ? 1 : 0;
+  }
+  std::vector<L> fill(start);
+  for (Id v = 0; v < n; ++v)
+    bucket[fill[label[v]]++] = static_cast<L>(v);
+  return clusters;
+}
+
+/// The non-empty clusters grouped by super cluster (both in label order). \p super gives the
+/// super cluster of each cluster; on return \p ends[s] is the end in the result of super
+/// cluster s's clusters (so they are [ends[s - 1], ends[s])).
+template <class L>
+std::vector<L> clusters_by_super_cluster(std::vector<L> const &super, std::vector<L> const &size,
+                                         Id clusters, std::vector<L> &ends) {
+  const Id n = static_cast<Id>(size.size());
+  std::fill(ends.begin(), ends.end(), L(0));
+  for (Id c = 0; c < n; ++c)
+    if (size[c] > 0)
+      ++ends[super[c]];
+  for (Id s = 0, total = 0; s < n; ++s) {
+    const Id k = ends[s];
+    ends[s] = static_cast<L>(total);
+    total += k;
+  }
+  std::vector<L> order(clusters);
+  for (Id c = 0; c < n; ++c)
+    if (size[c] > 0)
+      order[ends[super[c]]++] = static_cast<L>(c);
+  return order;
+}
+
+/// Appends cluster \p c to out.new_to_old from position \p placed on, breadth-first over its
+/// own edges from each not yet visited member in turn (the output range is the queue).
+template <class Ordinal, class L>
+void lay_out_cluster(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph, Id c,
+                     std::vector<L> const &label, std::vector<L> const &size,
+                     std::vector<L> const &start, std::vector<L> const &bucket,
+                     std::vector<std::uint8_t> &visited, Id &placed, LabelPropagationOrder &out) {
+  for (Id m = start[c]; m < start[c] + size[c]; ++m) {
+    if (visited[bucket[m]])
+      continue;
+    visited[bucket[m]] = 1;
+    out.new_to_old(placed++) = bucket[m];
+    for (Id q = placed - 1; q < placed; ++q) {
+      const Id u = out.new_to_old(q);
+      for (Id a = graph.row_map(u); a < graph.row_map(u + 1); ++a) {
+        const Id w = graph.entries(a);
+        if (!visited[w] && static_cast<Id>(label[w]) == c) {
+          visited[w] = 1;
+          out.new_to_old(placed++) = w;
+        }
+      }
+    }
+  }
+}
+
+/// Packs the super clusters, in order, into the core-1 slices of \p slice rows: one that does
+/// not fit the room left in a slice starts the next slice while the spare rows allow it. Fills
+/// out.new_to_old, out.old_to_row and out.holes.
+template <class Ordinal, class L>
+void pack_slices(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph, Id rows, Id slice,
+                 std::vector<L> const &label, std::vector<L> const &size,
+                 std::vector<L> const &start, std::vector<L> const &bucket,
+                 std::vector<L> const &order, std::vector<L> const &ends,
+                 LabelPropagationOrder &out) {
+  const Id n = graph.num_nodes();
+  out.old_to_row = decltype(out.old_to_row)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::lp_order::old_to_row"), n);
+  out.new_to_old = decltype(out.new_to_old)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::lp_order::new_to_old"), n);
+  std::vector<std::uint8_t> visited(n, 0);
+  Id spare = rows - n, row = 0, placed = 0, begin = 0;
+  for (Id s = 0; s < n; ++s) {
+    const Id end = ends[s]; // super cluster s: clusters order[begin, end)
+    if (end == begin)
+      continue;
+    Id nodes_in = 0;
+    for (Id k = begin; k < end; ++k)
+      nodes_in += size[order[k]];
+    const Id room = slice - row % slice;
+    if (nodes_in > room && room <= spare) { // start the next slice, leaving `room` rows empty
+      row += room;
+      spare -= room;
+      out.holes += room;
+    }
+    for (Id k = begin; k < end; ++k)
+      lay_out_cluster(graph, order[k], label, size, start, bucket, visited, placed, out);
+    for (; row - out.holes < placed; ++row)
+      out.old_to_row(out.new_to_old(row - out.holes)) = row;
+    begin = end;
+  }
+}
+
 } // namespace
 
 template <class Ordinal>
@@ -120,131 +302,32 @@ LabelPropagationOrder label_propagation_order(CsrGraph<Ordinal, Kokkos::HostSpac
   for (std::size_t k = 1; k < n_factors.size(); ++k)
     slice *= n_factors[k];
   const Id fine_cap = n_factors.back(); // one slot of the last digit
-  auto row_map = graph.row_map;
-  auto entries = graph.entries;
   LabelPropagationOrder out;
   std::uint64_t state = seed;
-  LabelCounter counter;
+  LabelPropagation<Ordinal> propagation(graph, seed, sweeps, state);
 
-  // One level of size-constrained propagation over the nodes: every node joins the label most
-  // of its counted neighbours carry, among labels whose cluster has fewer than cap nodes.
-  const Tour nodes(n, state);
-  auto propagate = [&](std::vector<L> &label, std::vector<L> &size, Id cap, auto const &counts,
-                       std::uint64_t salt) {
-    label.resize(n);
-    size.assign(n, 1);
-    std::iota(label.begin(), label.end(), L(0));
-    for (int sweep = 0; sweep < sweeps && n > 0; ++sweep) {
-      Id moved = 0;
-      nodes.visit([&](Id v) {
-        const Id begin = row_map(v), end = row_map(v + 1);
-        if (begin == end)
-          return;
-        counter.reset(end - begin);
-        for (Id k = begin; k < end; ++k)
-          if (static_cast<Id>(entries(k)) != v && counts(v, static_cast<Id>(entries(k))))
-            counter.add(label[entries(k)]);
-        const Id cur = label[v];
-        const Id best =
-            counter.best(cur, v, seed ^ salt, sweep, [&](Id l) { return size[l] < cap; });
-        if (best != cur) {
-          --size[cur];
-          ++size[best];
-          label[v] = static_cast<L>(best);
-          ++moved;
-        }
-      });
-      out.sweeps += 1;
-      out.moved_last = moved;
-      if (moved * 100 < n)
-        break;
-    }
-  };
   // ---- level 1: super clusters of at most n_2·...·n_K nodes (one core-1 slice)
   std::vector<L> super, super_size;
-  propagate(
-      super, super_size, slice, [](Id, Id) { return true; }, 0);
+  propagation.level(
+      super, super_size, slice, [](Id, Id) { return true; }, kSuperClusterTieSalt, out);
   // ---- level 2: inside each super cluster, clusters of at most n_K nodes (one last-digit slot)
   std::vector<L> label, size;
-  propagate(
-      label, size, fine_cap, [&](Id v, Id w) { return super[v] == super[w]; }, 0x5C);
-  // members of every cluster together: cluster l owns bucket[start[l], start[l] + size[l]);
-  // its super cluster is then that of its members (clusters never cross super clusters)
+  propagation.level(
+      label, size, fine_cap, [&](Id v, Id w) { return super[v] == super[w]; }, kClusterTieSalt,
+      out);
   std::vector<L> start(n), bucket(n);
-  {
-    Id total = 0;
-    for (Id l = 0; l < n; ++l) {
-      start[l] = static_cast<L>(total);
-      total += size[l];
-      out.clusters += size[l] > 0 ? 1 : 0;
-    }
-    std::vector<L> fill(start);
-    for (Id v = 0; v < n; ++v)
-      bucket[fill[label[v]]++] = static_cast<L>(v);
-  }
-  for (Id c = 0; c < n; ++c) // super[c] := super cluster of cluster c
+  out.clusters = bucket_clusters(label, size, start, bucket);
+  // The super cluster of a cluster is that of its members (clusters never cross super clusters).
+  for (Id c = 0; c < n; ++c) // super_size[c] := super cluster of cluster c
     super_size[c] = size[c] > 0 ? super[bucket[start[c]]] : L(0);
   std::swap(super, super_size); // super: by cluster; super_size: free for reuse below
 
   // ---- super clusters (in label order) packed into slices; inside, their clusters (in label
-  // order), each laid out breadth-first over its own edges (the output range is the queue)
-  std::vector<L> &fill = super_size; // -> per super cluster: first, then (after) end in `order`
-  std::fill(fill.begin(), fill.end(), L(0));
-  for (Id c = 0; c < n; ++c)
-    if (size[c] > 0)
-      ++fill[super[c]];
-  for (Id s = 0, total = 0; s < n; ++s) {
-    const Id k = fill[s];
-    fill[s] = static_cast<L>(total);
-    total += k;
-  }
-  std::vector<L> order(out.clusters);
-  for (Id c = 0; c < n; ++c)
-    if (size[c] > 0)
-      order[fill[super[c]]++] = static_cast<L>(c);
+  // order), each laid out breadth-first over its own edges
+  std::vector<L> &ends = super_size;
+  const std::vector<L> order = clusters_by_super_cluster(super, size, out.clusters, ends);
   std::vector<L>().swap(super);
-  out.old_to_row = decltype(out.old_to_row)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::lp_order::old_to_row"), n);
-  out.new_to_old = decltype(out.new_to_old)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::lp_order::new_to_old"), n);
-  std::vector<std::uint8_t> visited(n, 0);
-  Id spare = rows - n, row = 0, placed = 0, begin = 0;
-  for (Id s = 0; s < n; ++s) {
-    const Id end = fill[s]; // super cluster s: clusters order[begin, end)
-    if (end == begin)
-      continue;
-    Id nodes_in = 0;
-    for (Id k = begin; k < end; ++k)
-      nodes_in += size[order[k]];
-    const Id room = slice - row % slice;
-    if (nodes_in > room && room <= spare) { // start the next slice, leaving `room` rows empty
-      row += room;
-      spare -= room;
-      out.holes += room;
-    }
-    for (Id k = begin; k < end; ++k) {
-      const Id c = order[k];
-      for (Id m = start[c]; m < start[c] + size[c]; ++m) {
-        if (visited[bucket[m]])
-          continue;
-        visited[bucket[m]] = 1;
-        out.new_to_old(placed++) = bucket[m];
-        for (Id q = placed - 1; q < placed; ++q) {
-          const Id u = out.new_to_old(q);
-          for (Id a = row_map(u); a < row_map(u + 1); ++a) {
-            const Id w = entries(a);
-            if (!visited[w] && static_cast<Id>(label[w]) == c) {
-              visited[w] = 1;
-              out.new_to_old(placed++) = w;
-            }
-          }
-        }
-      }
-    }
-    for (; row - out.holes < placed; ++row)
-      out.old_to_row(out.new_to_old(row - out.holes)) = row;
-    begin = end;
-  }
+  pack_slices(graph, rows, slice, label, size, start, bucket, order, ends, out);
   return out;
 }
 

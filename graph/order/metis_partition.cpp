@@ -196,61 +196,66 @@ sparsify_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace>
   return out;
 }
 
-template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
-MetisResult metis_partition(ExecutionSpace const &space,
-                            CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                            std::int64_t num_parts, MetisOptions const &options) {
-  const Id n = graph.num_nodes();
-  if (num_parts < 1)
-    throw ConfigError("METIS: the number of parts must be >= 1 (got " + std::to_string(num_parts) +
-                      ")");
-  if (num_parts > std::numeric_limits<std::int32_t>::max())
-    throw ConfigError("METIS: at most 2^31-1 parts (got " + std::to_string(num_parts) + ")");
-  if (options.check_symmetric)
-    check_symmetric(space, graph);
-  MetisResult r;
-  r.num_parts = num_parts;
-  r.part = decltype(r.part)("ttgnn::metis::part", n);
-  auto all = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, n);
-  {
-    auto row_map = graph.row_map;
-    auto entries = graph.entries;
-    Id loops = 0;
-    Kokkos::parallel_reduce(
-        "ttgnn::metis::loops", all,
-        KOKKOS_LAMBDA(Id u, Id & sum) {
-          for (Id a = row_map(u); a < row_map(u + 1); ++a)
-            sum += entries(a) == u;
-        },
-        loops);
-    r.num_edges = (graph.num_arcs() - loops) / 2;
-  }
+namespace {
+
+/// Undirected edges of a symmetric graph, self loops excluded.
+template <class ExecutionSpace, class Ordinal>
+Id count_edges(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph) {
+  auto row_map = graph.row_map;
+  auto entries = graph.entries;
+  Id loops = 0;
+  Kokkos::parallel_reduce(
+      "ttgnn::metis::loops",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, graph.num_nodes()),
+      KOKKOS_LAMBDA(Id u, Id & sum) {
+        for (Id a = row_map(u); a < row_map(u + 1); ++a)
+          sum += entries(a) == u;
+      },
+      loops);
+  return (graph.num_arcs() - loops) / 2;
+}
+
+/// The partitions METIS is not needed for: one part or no nodes (all zeros, as r.part is
+/// allocated), at least one part per node (singletons), no edges (contiguous blocks). Returns
+/// whether r is one of them.
+template <class ExecutionSpace>
+bool trivial_partition(ExecutionSpace const &space, Id n, Id num_parts, MetisResult &r) {
   auto part = r.part;
+  auto all = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, n);
   if (num_parts == 1 || n == 0)
-    return r; // all zeros
+    return true;
   if (num_parts >= n) {
     Kokkos::parallel_for(
         "ttgnn::metis::singletons", all,
         KOKKOS_LAMBDA(Id v) { part(v) = static_cast<std::int32_t>(v); });
     space.fence();
     r.edge_cut = r.num_edges;
-    return r;
+    return true;
   }
   if (r.num_edges == 0) {
     Kokkos::parallel_for(
         "ttgnn::metis::blocks", all,
         KOKKOS_LAMBDA(Id v) { part(v) = static_cast<std::int32_t>(v * num_parts / n); });
     space.fence();
-    return r;
+    return true;
   }
+  return false;
+}
 
+/// METIS' input (xadj, adjncy): the graph without self loops, or its sparsification when it
+/// has more arcs than METIS takes (options.arc_limit, idx_t) and options.max_arcs_per_node
+/// allows one. Records the sparsification and the arcs handed over in \p r.
+template <class ExecutionSpace, class Ordinal>
+void metis_input(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                 MetisOptions const &options, MetisResult &r, std::vector<idx_t> &xadj,
+                 std::vector<idx_t> &adjncy) {
+  const Id n = graph.num_nodes();
   const int bits = metis_index_bits();
   const Id idx_max = static_cast<Id>(std::numeric_limits<idx_t>::max());
   const Id limit = options.arc_limit > 0 ? std::min(options.arc_limit, idx_max) : idx_max;
   if (n > idx_max)
     throw ConfigError("METIS (" + std::to_string(bits) + "-bit idx_t) cannot index " +
                       std::to_string(n) + " nodes");
-  std::vector<idx_t> xadj, adjncy;
   const Id arcs = 2 * r.num_edges;
   if (arcs > limit) {
     if (options.max_arcs_per_node <= 0)
@@ -273,12 +278,22 @@ MetisResult metis_partition(ExecutionSpace const &space,
     to_metis(space, graph, xadj, adjncy);
   }
   r.arcs_to_metis = xadj[n];
+}
 
+/// METIS_OPTION_SEED: the 64-bit seed folded to 31 bits, a non-negative idx_t of either width.
+idx_t metis_seed(std::uint64_t seed) {
+  return static_cast<idx_t>((seed ^ (seed >> 32)) & 0x7fffffff);
+}
+
+/// Runs METIS on (xadj, adjncy) and returns its part of every node.
+std::vector<idx_t> call_metis(std::vector<idx_t> &xadj, std::vector<idx_t> &adjncy, Id num_parts,
+                              MetisOptions const &options) {
+  const Id n = static_cast<Id>(xadj.size()) - 1;
   idx_t opts[METIS_NOPTIONS];
   METIS_SetDefaultOptions(opts);
   opts[METIS_OPTION_OBJTYPE] = METIS_OBJTYPE_CUT;
   opts[METIS_OPTION_NUMBERING] = 0;
-  opts[METIS_OPTION_SEED] = static_cast<idx_t>((options.seed ^ (options.seed >> 32)) & 0x7fffffff);
+  opts[METIS_OPTION_SEED] = metis_seed(options.seed);
   opts[METIS_OPTION_UFACTOR] = std::max(1, options.imbalance_permille);
   opts[METIS_OPTION_NCUTS] = std::max(1, options.num_cuts);
   idx_t nvtxs = static_cast<idx_t>(n), ncon = 1, nparts = static_cast<idx_t>(num_parts), objval = 0;
@@ -295,14 +310,41 @@ MetisResult metis_partition(ExecutionSpace const &space,
                        " failed on a graph of " + std::to_string(n) + " nodes and " +
                        std::to_string(xadj[n]) + " arcs into " + std::to_string(num_parts) +
                        " parts: " + metis_status(rc));
+  return out;
+}
+
+} // namespace
+
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
+MetisResult metis_partition(ExecutionSpace const &space,
+                            CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                            std::int64_t num_parts, MetisOptions const &options) {
+  const Id n = graph.num_nodes();
+  if (num_parts < 1)
+    throw ConfigError("METIS: the number of parts must be >= 1 (got " + std::to_string(num_parts) +
+                      ")");
+  if (num_parts > std::numeric_limits<std::int32_t>::max())
+    throw ConfigError("METIS: at most 2^31-1 parts (got " + std::to_string(num_parts) + ")");
+  if (options.check_symmetric)
+    check_symmetric(space, graph);
+  MetisResult r;
+  r.num_parts = num_parts;
+  r.part = decltype(r.part)("ttgnn::metis::part", n);
+  r.num_edges = count_edges(space, graph);
+  if (trivial_partition(space, n, num_parts, r))
+    return r;
+
+  std::vector<idx_t> xadj, adjncy;
+  metis_input(space, graph, options, r, xadj, adjncy);
+  const std::vector<idx_t> out = call_metis(xadj, adjncy, num_parts, options);
   r.called_metis = true;
   for (Id v = 0; v < n; ++v) {
-    if (out[v] < 0 || out[v] >= nparts)
+    if (out[v] < 0 || out[v] >= num_parts)
       throw LibraryError("METIS returned part " + std::to_string(out[v]) + " for node " +
                          std::to_string(v) + ", outside [0, " + std::to_string(num_parts) + ")");
-    part(v) = static_cast<std::int32_t>(out[v]);
+    r.part(v) = static_cast<std::int32_t>(out[v]);
   }
-  r.edge_cut = count_edge_cut(space, graph, part);
+  r.edge_cut = count_edge_cut(space, graph, r.part);
   return r;
 }
 

@@ -23,6 +23,17 @@ using ConstUnmanaged =
 using Unmanaged =
     Kokkos::View<double *, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
+/// The deflation shift s of Â - s U U^T (see the header). The normalised Laplacian's spectrum
+/// lies in [0, 2], so that of Â = I - L_sym lies in [-1, 1] (-1 is reached by every bipartite
+/// component). Any s > 2 moves the known eigenvalue 1 to 1 - s, strictly below every other
+/// eigenvalue, so the nev largest pairs of the deflated operator are never known ones, even when
+/// nev is every non-trivial dimension (the dense solve); s = 3 puts them at -2, a gap of 1 below
+/// the spectrum.
+constexpr double kDeflationShift = 3.0;
+/// Where the deflated eigenpairs land, 1 - kDeflationShift = -2; isolated nodes (eigenvalue 0
+/// of Â) are moved there too, out of the solver's way.
+constexpr double kDeflatedEigenvalue = 1.0 - kDeflationShift;
+
 /// y(i) = dinv(i) · sum over the row of z(j): one team per block of rows, rows summed in order.
 template <class ExecutionSpace, class Ordinal> struct NormalizedSpmv {
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
@@ -56,7 +67,8 @@ public:
       : space_(space), graph_(graph), dinv_(dinv), n_(graph.num_nodes()),
         z_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::spectral::z"), n_) {}
 
-  /// Deflation: y -= 3 u (u_C^T x) per component C, and y(v) = -2 x(v) for isolated v.
+  /// Deflation: y -= kDeflationShift u_C (u_C^T x) per component C, and
+  /// y(v) = kDeflatedEigenvalue x(v) for isolated v.
   void deflate(std::vector<Id> const &comp, std::vector<double> const &u, Id num_comp) {
     comp_ = &comp;
     u_ = &u;
@@ -95,9 +107,9 @@ public:
         dots_[comp[v]] += u[v] * x_in[v];
     for (Id v = 0; v < n_; ++v) {
       if (comp[v] >= 0)
-        y_out[v] -= 3.0 * u[v] * dots_[comp[v]];
+        y_out[v] -= kDeflationShift * u[v] * dots_[comp[v]];
       else
-        y_out[v] = -2.0 * x_in[v];
+        y_out[v] = kDeflatedEigenvalue * x_in[v];
     }
   }
 
@@ -174,136 +186,181 @@ void dense_solve(Eigen::MatrixXd const &b, Id nev, Eigen::VectorXd &values,
   }
 }
 
-} // namespace
+/// What is known about the spectrum before any solve: D^-1/2, the eigenvalue-1 eigenvectors
+/// u_C of the components with edges, and the isolated nodes (eigenvalue 0).
+struct KnownSpectrum {
+  HostVec dinv;               ///< D^-1/2, 0 for nodes of degree 0
+  std::vector<Id> deflated;   ///< index of v's component among those with edges, -1 if isolated
+  std::vector<double> u;      ///< u_C(v) = sqrt(deg v / vol C) for v in C, 0 if isolated
+  std::vector<Id> with_edges; ///< components with edges, largest first (ties: smallest id)
+  std::vector<Id> index_of;   ///< component id -> index among those with edges, -1 if none
+  std::vector<Id> isolated;   ///< nodes of degree 0, ascending
+};
 
-template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
-SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
-                                     CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                                     SpectralOptions const &options) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const Id n = graph.num_nodes(), k = options.num_vectors;
-  if (k < 1 || k > n)
-    throw ConfigError("spectral embedding: the number of eigenvectors must lie in [1, N = " +
-                      std::to_string(n) + "] (got " + std::to_string(k) + ")");
-  SpectralEmbedding out;
-  // Degrees, D^-1/2, components and the known eigenvectors.
-  HostVec dinv(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::spectral::dinv"), n);
+template <class Ordinal>
+KnownSpectrum known_spectrum(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph) {
+  const Id n = graph.num_nodes();
+  KnownSpectrum known;
+  known.dinv = HostVec(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::spectral::dinv"), n);
   std::vector<Id> comp;
   const Id num_comp = connected_components(graph, comp);
   std::vector<double> volume(num_comp, 0.0);
   std::vector<Id> size(num_comp, 0);
   for (Id v = 0; v < n; ++v) {
     const double deg = static_cast<double>(graph.row_map(v + 1) - graph.row_map(v));
-    dinv(v) = deg > 0 ? 1.0 / std::sqrt(deg) : 0.0;
+    known.dinv(v) = deg > 0 ? 1.0 / std::sqrt(deg) : 0.0;
     volume[comp[v]] += deg;
     ++size[comp[v]];
   }
-  std::vector<Id> deflated(n, -1); // component index for nodes of components with edges
-  std::vector<double> u(n, 0.0);
-  std::vector<Id> with_edges; // component ids with volume > 0
+  known.deflated.assign(n, -1);
+  known.u.assign(n, 0.0);
   for (Id c = 0; c < num_comp; ++c)
     if (volume[c] > 0)
-      with_edges.push_back(c);
-  std::vector<Id> index_of(num_comp, -1);
-  for (std::size_t i = 0; i < with_edges.size(); ++i)
-    index_of[with_edges[i]] = static_cast<Id>(i);
-  std::vector<Id> isolated;
+      known.with_edges.push_back(c);
+  known.index_of.assign(num_comp, -1);
+  for (std::size_t i = 0; i < known.with_edges.size(); ++i)
+    known.index_of[known.with_edges[i]] = static_cast<Id>(i);
   for (Id v = 0; v < n; ++v) {
     if (volume[comp[v]] > 0) {
-      deflated[v] = index_of[comp[v]];
-      u[v] = std::sqrt((graph.row_map(v + 1) - graph.row_map(v)) / volume[comp[v]]);
+      known.deflated[v] = known.index_of[comp[v]];
+      known.u[v] = std::sqrt((graph.row_map(v + 1) - graph.row_map(v)) / volume[comp[v]]);
     } else {
-      isolated.push_back(v);
+      known.isolated.push_back(v);
     }
   }
-  out.num_components = static_cast<Id>(with_edges.size());
-  out.num_isolated = static_cast<Id>(isolated.size());
-  std::stable_sort(with_edges.begin(), with_edges.end(),
+  std::stable_sort(known.with_edges.begin(), known.with_edges.end(),
                    [&](Id a, Id b) { return size[a] > size[b]; });
+  return known;
+}
 
-  const Id ones = std::min<Id>(k, out.num_components);
-  const Id n_rest = n - out.num_components - out.num_isolated;
-  const Id nev = std::min<Id>(k - ones, n_rest);
-  std::vector<double> values;            // Lanczos/dense eigenvalues, descending
-  std::vector<std::vector<double>> vecs; // and their vectors
-  NormalizedAdjacencyOp<ExecutionSpace, Ordinal> op(space, graph, dinv);
-  op.deflate(deflated, u, out.num_components);
-  if (nev > 0) {
-    const Id m = n - out.num_isolated;
-    const Id ncv_want = options.ncv > 0 ? options.ncv : std::max(2 * nev + 1, nev + 20);
-    out.dense = n_rest < ncv_want && m <= options.dense_limit;
-    if (out.dense) {
-      // The deflated operator restricted to the non-isolated nodes.
-      std::vector<Id> local(n, -1), global;
-      for (Id v = 0; v < n; ++v)
-        if (deflated[v] >= 0) {
-          local[v] = static_cast<Id>(global.size());
-          global.push_back(v);
-        }
-      Eigen::MatrixXd b = Eigen::MatrixXd::Zero(m, m);
-      for (Id i = 0; i < m; ++i)
-        for (Id a = graph.row_map(global[i]); a < graph.row_map(global[i] + 1); ++a) {
-          const Id w = graph.entries(a);
-          b(i, local[w]) += dinv(global[i]) * dinv(w);
-        }
-      for (Id i = 0; i < m; ++i)
-        for (Id j = 0; j < m; ++j)
-          if (deflated[global[i]] == deflated[global[j]])
-            b(i, j) -= 3.0 * u[global[i]] * u[global[j]];
-      Eigen::VectorXd ev;
-      Eigen::MatrixXd evec;
-      dense_solve(b, nev, ev, evec);
-      for (Id j = 0; j < nev; ++j) {
-        values.push_back(ev(j));
-        std::vector<double> full(n, 0.0);
-        for (Id i = 0; i < m; ++i)
-          full[global[i]] = evec(i, j);
-        vecs.push_back(std::move(full));
-      }
-    } else {
-      const Id ncv = std::min(ncv_want, n_rest);
-      if (ncv <= nev)
-        throw ConfigError("spectral embedding: " + std::to_string(k) +
-                          " eigenvectors leave no room for a Lanczos basis on this graph (" +
-                          std::to_string(n_rest) + " non-trivial dimensions); ask for fewer");
-      out.lanczos_nev = nev;
-      out.lanczos_ncv = ncv;
-      // Deterministic start vector, orthogonal to the deflated eigenvectors.
-      std::vector<double> v0(n);
-      for (Id v = 0; v < n; ++v)
-        v0[v] =
-            deflated[v] < 0
-                ? 0.0
-                : static_cast<double>(splitmix64(options.seed ^ splitmix64(v)) >> 11) * 0x1.0p-53 -
-                      0.5;
-      std::vector<double> dot(out.num_components, 0.0);
-      for (Id v = 0; v < n; ++v)
-        if (deflated[v] >= 0)
-          dot[deflated[v]] += u[v] * v0[v];
-      for (Id v = 0; v < n; ++v)
-        if (deflated[v] >= 0)
-          v0[v] -= u[v] * dot[deflated[v]];
-      Spectra::SymEigsSolver<NormalizedAdjacencyOp<ExecutionSpace, Ordinal>> eigs(op, nev, ncv);
-      eigs.init(v0.data());
-      eigs.compute(Spectra::SortRule::LargestAlge, options.max_restarts, options.tolerance,
-                   Spectra::SortRule::LargestAlge);
-      out.restarts = eigs.num_iterations();
-      if (eigs.info() != Spectra::CompInfo::Successful)
-        throw LibraryError("Spectra SymEigsSolver did not converge: " + std::to_string(nev) +
-                           " eigenpairs, ncv " + std::to_string(ncv) + ", " +
-                           std::to_string(eigs.num_iterations()) + " restarts, " +
-                           std::to_string(eigs.num_operations()) +
-                           " products; raise max_restarts or ncv, or loosen the tolerance");
-      const Eigen::VectorXd ev = eigs.eigenvalues();
-      const Eigen::MatrixXd evec = eigs.eigenvectors();
-      for (Id j = 0; j < nev; ++j) {
-        values.push_back(ev(j));
-        vecs.emplace_back(evec.col(j).data(), evec.col(j).data() + n);
-      }
+/// Eigenpairs of the deflated operator, eigenvalues descending; vectors of length N.
+struct EigenPairs {
+  std::vector<double> values;
+  std::vector<std::vector<double>> vectors;
+};
+
+/// The \p nev largest pairs of the deflated operator restricted to the m non-isolated nodes,
+/// built as a dense matrix and solved by Eigen; isolated nodes get 0 in every vector.
+template <class Ordinal>
+EigenPairs dense_pairs(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                       KnownSpectrum const &known, Id nev, Id m) {
+  const Id n = graph.num_nodes();
+  auto const &deflated = known.deflated;
+  auto const &u = known.u;
+  auto const &dinv = known.dinv;
+  std::vector<Id> local(n, -1), global;
+  for (Id v = 0; v < n; ++v)
+    if (deflated[v] >= 0) {
+      local[v] = static_cast<Id>(global.size());
+      global.push_back(v);
     }
+  Eigen::MatrixXd b = Eigen::MatrixXd::Zero(m, m);
+  for (Id i = 0; i < m; ++i)
+    for (Id a = graph.row_map(global[i]); a < graph.row_map(global[i] + 1); ++a) {
+      const Id w = graph.entries(a);
+      b(i, local[w]) += dinv(global[i]) * dinv(w);
+    }
+  for (Id i = 0; i < m; ++i)
+    for (Id j = 0; j < m; ++j)
+      if (deflated[global[i]] == deflated[global[j]])
+        b(i, j) -= kDeflationShift * u[global[i]] * u[global[j]];
+  Eigen::VectorXd ev;
+  Eigen::MatrixXd evec;
+  dense_solve(b, nev, ev, evec);
+  EigenPairs pairs;
+  for (Id j = 0; j < nev; ++j) {
+    pairs.values.push_back(ev(j));
+    std::vector<double> full(n, 0.0);
+    for (Id i = 0; i < m; ++i)
+      full[global[i]] = evec(i, j);
+    pairs.vectors.push_back(std::move(full));
   }
+  return pairs;
+}
 
-  // Assemble: eigenvalue-1 vectors, then the rest merged with the isolated nodes' zeros.
+/// Deterministic Lanczos start vector: seeded uniform entries in [-0.5, 0.5) on the
+/// non-isolated nodes, made orthogonal to every u_C.
+std::vector<double> lanczos_start_vector(KnownSpectrum const &known, Id num_components,
+                                         std::uint64_t seed) {
+  auto const &deflated = known.deflated;
+  auto const &u = known.u;
+  const Id n = static_cast<Id>(deflated.size());
+  std::vector<double> v0(n);
+  for (Id v = 0; v < n; ++v)
+    v0[v] = deflated[v] < 0
+                ? 0.0
+                : static_cast<double>(splitmix64(seed ^ splitmix64(v)) >> 11) * 0x1.0p-53 - 0.5;
+  std::vector<double> dot(num_components, 0.0);
+  for (Id v = 0; v < n; ++v)
+    if (deflated[v] >= 0)
+      dot[deflated[v]] += u[v] * v0[v];
+  for (Id v = 0; v < n; ++v)
+    if (deflated[v] >= 0)
+      v0[v] -= u[v] * dot[deflated[v]];
+  return v0;
+}
+
+/// The \p nev largest pairs of the deflated operator \p op by Spectra's implicitly restarted
+/// Lanczos with a basis of \p ncv vectors; records the basis and restarts in \p out.
+template <class Op>
+EigenPairs lanczos_pairs(Op &op, KnownSpectrum const &known, SpectralOptions const &options, Id nev,
+                         Id ncv, SpectralEmbedding &out) {
+  const Id n = static_cast<Id>(known.deflated.size());
+  out.lanczos_nev = nev;
+  out.lanczos_ncv = ncv;
+  std::vector<double> v0 = lanczos_start_vector(known, out.num_components, options.seed);
+  Spectra::SymEigsSolver<Op> eigs(op, nev, ncv);
+  eigs.init(v0.data());
+  eigs.compute(Spectra::SortRule::LargestAlge, options.max_restarts, options.tolerance,
+               Spectra::SortRule::LargestAlge);
+  out.restarts = eigs.num_iterations();
+  if (eigs.info() != Spectra::CompInfo::Successful)
+    throw LibraryError("Spectra SymEigsSolver did not converge: " + std::to_string(nev) +
+                       " eigenpairs, ncv " + std::to_string(ncv) + ", " +
+                       std::to_string(eigs.num_iterations()) + " restarts, " +
+                       std::to_string(eigs.num_operations()) +
+                       " products; raise max_restarts or ncv, or loosen the tolerance");
+  const Eigen::VectorXd ev = eigs.eigenvalues();
+  const Eigen::MatrixXd evec = eigs.eigenvectors();
+  EigenPairs pairs;
+  for (Id j = 0; j < nev; ++j) {
+    pairs.values.push_back(ev(j));
+    pairs.vectors.emplace_back(evec.col(j).data(), evec.col(j).data() + n);
+  }
+  return pairs;
+}
+
+/// The \p nev largest eigenpairs of Â other than the known ones: densely when the problem is
+/// small (see SpectralOptions::dense_limit), else by Lanczos on the deflated operator \p op.
+template <class Op, class Ordinal>
+EigenPairs nontrivial_pairs(Op &op, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                            KnownSpectrum const &known, SpectralOptions const &options, Id nev,
+                            SpectralEmbedding &out) {
+  if (nev <= 0)
+    return {};
+  const Id n = graph.num_nodes(), k = options.num_vectors;
+  const Id n_rest = n - out.num_components - out.num_isolated;
+  const Id m = n - out.num_isolated;
+  const Id ncv_want = options.ncv > 0 ? options.ncv : std::max(2 * nev + 1, nev + 20);
+  out.dense = n_rest < ncv_want && m <= options.dense_limit;
+  if (out.dense)
+    return dense_pairs(graph, known, nev, m);
+  const Id ncv = std::min(ncv_want, n_rest);
+  if (ncv <= nev)
+    throw ConfigError("spectral embedding: " + std::to_string(k) +
+                      " eigenvectors leave no room for a Lanczos basis on this graph (" +
+                      std::to_string(n_rest) + " non-trivial dimensions); ask for fewer");
+  return lanczos_pairs(op, known, options, nev, ncv, out);
+}
+
+/// Fills out.vectors and out.eigenvalues: the first \p ones columns are the u_C (largest
+/// components first), the rest the solved pairs merged by eigenvalue with the isolated nodes'
+/// e_v (eigenvalue 0); every column's sign fixed.
+void assemble_columns(KnownSpectrum const &known, EigenPairs const &pairs, Id k, Id ones,
+                      SpectralEmbedding &out) {
+  const Id n = static_cast<Id>(known.deflated.size());
+  auto const &values = pairs.values;
+  auto const &isolated = known.isolated;
   out.vectors = decltype(out.vectors)("ttgnn::spectral::vectors", n, k);
   auto column = [&](Id j, std::vector<double> const &v, double lambda) {
     std::vector<double> tmp(v);
@@ -316,8 +373,8 @@ SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
   for (Id c = 0; c < ones; ++c, ++col) {
     std::vector<double> v(n, 0.0);
     for (Id i = 0; i < n; ++i)
-      if (deflated[i] == index_of[with_edges[c]])
-        v[i] = u[i];
+      if (known.deflated[i] == known.index_of[known.with_edges[c]])
+        v[i] = known.u[i];
     column(col, v, 1.0);
   }
   std::size_t next_value = 0, next_isolated = 0;
@@ -325,7 +382,7 @@ SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
     const bool take_value =
         next_value < values.size() && (next_isolated >= isolated.size() || values[next_value] >= 0);
     if (take_value) {
-      column(col, vecs[next_value], values[next_value]);
+      column(col, pairs.vectors[next_value], values[next_value]);
       ++next_value;
     } else {
       std::vector<double> v(n, 0.0);
@@ -335,8 +392,14 @@ SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
     ++col;
   }
   out.exact_vectors = ones + static_cast<Id>(next_isolated);
+}
 
-  // Residuals with the plain operator.
+/// out.residuals and out.max_residual, ||Â v - λ v||_2 per column with the plain operator;
+/// returns the products it took.
+template <class ExecutionSpace, class Ordinal>
+Id compute_residuals(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                     HostVec dinv, SpectralEmbedding &out) {
+  const Id n = graph.num_nodes(), k = static_cast<Id>(out.eigenvalues.size());
   NormalizedAdjacencyOp<ExecutionSpace, Ordinal> plain(space, graph, dinv);
   std::vector<double> x(n), y(n);
   for (Id j = 0; j < k; ++j) {
@@ -349,7 +412,35 @@ SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
     out.residuals.push_back(std::sqrt(r2));
     out.max_residual = std::max(out.max_residual, out.residuals.back());
   }
-  out.matvecs = op.matvecs() + plain.matvecs();
+  return plain.matvecs();
+}
+
+} // namespace
+
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
+SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
+                                     CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                                     SpectralOptions const &options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Id n = graph.num_nodes(), k = options.num_vectors;
+  if (k < 1 || k > n)
+    throw ConfigError("spectral embedding: the number of eigenvectors must lie in [1, N = " +
+                      std::to_string(n) + "] (got " + std::to_string(k) + ")");
+  SpectralEmbedding out;
+  const KnownSpectrum known = known_spectrum(graph);
+  out.num_components = static_cast<Id>(known.with_edges.size());
+  out.num_isolated = static_cast<Id>(known.isolated.size());
+
+  const Id ones = std::min<Id>(k, out.num_components);
+  const Id n_rest = n - out.num_components - out.num_isolated;
+  const Id nev = std::min<Id>(k - ones, n_rest);
+  NormalizedAdjacencyOp<ExecutionSpace, Ordinal> op(space, graph, known.dinv);
+  op.deflate(known.deflated, known.u, out.num_components);
+  const EigenPairs pairs = nontrivial_pairs(op, graph, known, options, nev, out);
+
+  assemble_columns(known, pairs, k, ones, out);
+  const Id residual_matvecs = compute_residuals(space, graph, known.dinv, out);
+  out.matvecs = op.matvecs() + residual_matvecs;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (options.max_residual > 0 && out.max_residual > options.max_residual)
     throw LibraryError(

@@ -102,3 +102,22 @@ TEST_CASE("lp-hier errors: one factor, too few rows, no sweeps") {
   CHECK(parse_order_method("lp-hier") == OrderMethod::lp_hier);
   CHECK(to_string(OrderMethod::lp_hier) == "lp-hier");
 }
+
+TEST_CASE("lp-hier sweeps: at most `sweeps` per level, a level ends once under 1% move") {
+  const auto pp = test::planted_partition(1000, 4, 4000, 400, 5);
+  const auto g = test::make_graph(1000, pp.edges);
+  const std::vector<std::int64_t> f = {4, 16, 16};
+  const auto one = label_propagation_order(g, f, 2, 1);
+  CHECK(one.sweeps == 2); // one per level
+  const auto many = label_propagation_order(g, f, 2, 50);
+  CHECK(many.sweeps >= 2);
+  CHECK(many.sweeps < 100); // both levels settle long before 50 sweeps
+  CHECK(many.moved_last * 100 < 1000);
+  // Deterministic for a seed, early stop included.
+  const auto again = label_propagation_order(g, f, 2, 50);
+  bool same = true;
+  for (std::int64_t v = 0; v < 1000; ++v)
+    same &= again.old_to_row(v) == many.old_to_row(v);
+  CHECK(same);
+  CHECK(again.sweeps == many.sweeps);
+}

@@ -169,3 +169,27 @@ template <class ExecutionSpace> void check_sparsify() {
 TTGNN_TEST_HOST_SPACES("METIS arc limit: refusal and seeded sparsification") {
   check_sparsify<ExecutionSpace>();
 }
+
+template <class ExecutionSpace> void check_seed_fold() {
+  ExecutionSpace space;
+  auto pp = test::planted_partition(300, 4, 1500, 300, 3);
+  const auto g = test::make_graph(300, pp.edges);
+  // METIS takes a non-negative idx_t seed: the 64-bit seed is folded (high word XOR low word)
+  // and cut to 31 bits, so these three seeds all reach METIS as 5.
+  MetisOptions opt;
+  opt.seed = 5;
+  const auto a = metis_partition(space, g, 4, opt);
+  opt.seed = std::uint64_t(5) << 32;
+  const auto b = metis_partition(space, g, 4, opt);
+  opt.seed = 0x80000005ull;
+  const auto c = metis_partition(space, g, 4, opt);
+  REQUIRE(a.called_metis);
+  bool same = true;
+  for (std::int64_t v = 0; v < 300; ++v)
+    same &= a.part(v) == b.part(v) && a.part(v) == c.part(v);
+  CHECK(same);
+  CHECK(a.edge_cut == b.edge_cut);
+}
+TTGNN_TEST_HOST_SPACES("METIS seed: the 64-bit seed is folded to a 31-bit idx_t") {
+  check_seed_fold<ExecutionSpace>();
+}

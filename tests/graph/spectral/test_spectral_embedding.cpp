@@ -216,3 +216,41 @@ TTGNN_TEST_HOST_SPACES(
     "spectral embedding is deterministic for a seed and thread count independent") {
   check_determinism<ExecutionSpace>();
 }
+
+template <class ExecutionSpace> void check_bipartite_components_dense() {
+  ExecutionSpace space;
+  // Two paths of 6 nodes and one isolated node: eigenvalues 1 and -1 (bipartite) twice each,
+  // cos(pi j / 5) twice for j = 1..4, and 0. k = N asks the dense solver for every non-trivial
+  // pair: the deflated u_C must land strictly below -1, so both -1 pairs are genuine ones.
+  std::vector<test::Edge> e;
+  test::add_path(e, 0, 6);
+  test::add_path(e, 6, 6);
+  const auto g = test::make_graph(13, e);
+  SpectralOptions opt;
+  opt.num_vectors = 13;
+  const auto s = spectral_embedding(space, g, opt);
+  CHECK(s.dense);
+  CHECK(s.num_components == 2);
+  CHECK(s.num_isolated == 1);
+  CHECK(s.exact_vectors == 3);
+  check_pairs(dense_normalized_adjacency(g), s, 1e-10);
+  const double pi = std::acos(-1.0);
+  const std::vector<double> want = {1,
+                                    1,
+                                    std::cos(pi / 5),
+                                    std::cos(pi / 5),
+                                    std::cos(2 * pi / 5),
+                                    std::cos(2 * pi / 5),
+                                    0,
+                                    std::cos(3 * pi / 5),
+                                    std::cos(3 * pi / 5),
+                                    std::cos(4 * pi / 5),
+                                    std::cos(4 * pi / 5),
+                                    -1,
+                                    -1};
+  for (int j = 0; j < 13; ++j)
+    CHECK(near(s.eigenvalues[j], want[j], 1e-12));
+}
+TTGNN_TEST_HOST_SPACES("dense solve of every pair keeps eigenvalue -1 of bipartite components") {
+  check_bipartite_components_dense<ExecutionSpace>();
+}
