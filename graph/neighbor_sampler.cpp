@@ -76,6 +76,18 @@ HostIds copy_seeds(ExecutionSpace const &space,
   return s;
 }
 
+/// Clears the marks of the destination nodes that are inside [0, n).
+template <class ExecutionSpace>
+void unmark_destinations(ExecutionSpace const &space, Marks mark, HostIds dst, std::int64_t n) {
+  Kokkos::parallel_for("ttgnn::neighbor_sampler::unmark_dst",
+                       Range<ExecutionSpace>(space, 0, static_cast<std::int64_t>(dst.extent(0))),
+                       [=](std::int64_t i) {
+                         if (dst(i) >= 0 && dst(i) < n)
+                           mark(dst(i)) = kUnmarked;
+                       });
+  space.fence();
+}
+
 /// Marks each destination node with its own position. Throws InputError, with the marks reset,
 /// when a node is outside [0, n) or repeated.
 template <class ExecutionSpace>
@@ -94,12 +106,7 @@ void mark_destinations(ExecutionSpace const &space, Marks mark, HostIds dst, std
       bad);
   if (bad == 0)
     return;
-  Kokkos::parallel_for("ttgnn::neighbor_sampler::unmark_dst", Range<ExecutionSpace>(space, 0, m),
-                       [=](std::int64_t i) {
-                         if (dst(i) >= 0 && dst(i) < n)
-                           mark(dst(i)) = kUnmarked;
-                       });
-  space.fence();
+  unmark_destinations(space, mark, dst, n);
   throw InputError("ttgnn::NeighborSampler: " + std::to_string(bad) + " of " + std::to_string(m) +
                    " seed ids are outside [0, " + std::to_string(n) + ") or repeated");
 }
@@ -205,7 +212,12 @@ HostIds sample_block(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::Host
   const auto m = static_cast<std::int64_t>(dst.extent(0));
   block.num_dst = m;
   mark_destinations(space, mark, dst, graph.num_nodes());
-  block.row_map = row_offsets(space, graph.row_map, dst, fanout, layer);
+  try {
+    block.row_map = row_offsets(space, graph.row_map, dst, fanout, layer);
+  } catch (...) { // leave the marks clean for the next sample()
+    unmark_destinations(space, mark, dst, graph.num_nodes());
+    throw;
+  }
   HostIds picked(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::picked"),
                  static_cast<std::size_t>(block.row_map(m)));
   Kokkos::parallel_for(
