@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace ttgnn {
 
@@ -42,6 +43,20 @@ template <class ExecutionSpace> struct KeyGrouping {
 
 namespace detail {
 
+/// Bits of the key one radix pass sorts by: 256 digit values keep each chunk's histogram at
+/// 2 KiB, and keys below 2^40 take five passes.
+inline constexpr int radix_digit_bits = 8;
+/// Digit values of one pass: each chunk keeps one histogram entry per value.
+inline constexpr int radix_buckets = 1 << radix_digit_bits;
+/// Chunks of a parallel sort per unit of the space's concurrency: each chunk is counted and
+/// scattered by one thread, and a few per unit keep every thread busy.
+inline constexpr std::int64_t radix_chunks_per_thread = 4;
+/// Smallest chunk of a parallel sort: a chunk clears and scans radix_buckets histogram
+/// entries, so a shorter chunk would spend more on its histogram than on its items.
+inline constexpr std::int64_t radix_min_chunk = radix_buckets;
+
+/// One pass of the radix sort over chunks of `chunk` items: Count fills a chunk's column of
+/// hist (digit-major) with its digit counts; Scatter moves its items to the slots the scan left.
 template <class ExecutionSpace> struct RadixPass {
   using index_view = Kokkos::View<std::int64_t *, typename ExecutionSpace::memory_space>;
   index_view keys_in, items_in, keys_out, items_out, hist;
@@ -51,10 +66,10 @@ template <class ExecutionSpace> struct RadixPass {
   struct Count {};
   struct Scatter {};
   KOKKOS_INLINE_FUNCTION int digit(std::int64_t key) const {
-    return static_cast<int>((key >> shift) & 255);
+    return static_cast<int>((key >> shift) & (radix_buckets - 1));
   }
   KOKKOS_INLINE_FUNCTION void operator()(Count, std::int64_t c) const {
-    for (int b = 0; b < 256; ++b)
+    for (int b = 0; b < radix_buckets; ++b)
       hist(b * num_chunks + c) = 0;
     const auto end = c * chunk + chunk < num ? c * chunk + chunk : num;
     for (auto i = c * chunk; i < end; ++i)
@@ -70,103 +85,119 @@ template <class ExecutionSpace> struct RadixPass {
   }
 };
 
-} // namespace detail
+/// Reallocates \p v (uninitialised, labelled \p label) when it holds fewer than \p size entries.
+template <class View> void ensure_grouping_view(View &v, std::int64_t size, char const *label) {
+  if (static_cast<std::int64_t>(v.extent(0)) < size)
+    v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
+}
 
-/// \brief Groups items 0..n-1 by keys(i) in [0, key_bound).
-/// \param keys the key of every item (n = keys.extent(0)); values outside [0, key_bound) are
-///   undefined behaviour (callers check ids first).
-/// \param grouping output; its Views are reused when large enough.
-/// \param sorted whether keys are known to be non-decreasing (1), known not to be (0), or
-///   unknown (-1: checked first; sorted keys skip the sort).
+/// Whether keys(0) <= keys(1) <= ... <= keys(n - 1).
 template <class ExecutionSpace>
-void group_by_key(ExecutionSpace const &space,
-                  Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> keys,
-                  std::int64_t key_bound, KeyGrouping<ExecutionSpace> &grouping, int sorted = -1) {
+bool keys_non_decreasing(
+    ExecutionSpace const &space,
+    Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> keys,
+    std::int64_t n) {
+  const auto descents = sum_range(
+      space, "ttgnn::key_grouping::check_sorted", 1, n,
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & acc) { acc += keys(i) < keys(i - 1) ? 1 : 0; });
+  return descents == 0;
+}
+
+/// order = 0, 1, ..., n - 1 and sorted_keys = keys (keys already non-decreasing).
+template <class ExecutionSpace>
+void identity_order(ExecutionSpace const &space,
+                    Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> keys,
+                    KeyGrouping<ExecutionSpace> &grouping) {
+  auto order = grouping.order, sorted_keys = grouping.sorted_keys;
+  for_range(
+      space, "ttgnn::key_grouping::identity", 0, grouping.num_items, KOKKOS_LAMBDA(std::int64_t i) {
+        order(i) = i;
+        sorted_keys(i) = keys(i);
+      });
+}
+
+/// Passes of radix_digit_bits bits that sort keys in [0, key_bound) (at least one).
+inline int radix_passes(std::int64_t key_bound) {
+  int bits = 0;
+  while (bits < 63 && (std::int64_t(1) << bits) < key_bound) // non-negative int64 keys
+    ++bits;
+  return bits == 0 ? 1 : (bits + radix_digit_bits - 1) / radix_digit_bits;
+}
+
+/// Items per chunk of the sort of \p n items: one chunk on the calling thread, otherwise
+/// radix_chunks_per_thread per unit of concurrency of at least radix_min_chunk items.
+template <class ExecutionSpace>
+std::int64_t radix_chunk_size(ExecutionSpace const &space, std::int64_t n) {
+  const std::int64_t target_chunks =
+      run_serially<ExecutionSpace>(n) ? 1 : radix_chunks_per_thread * compat::concurrency(space);
+  std::int64_t chunk = (n + target_chunks - 1) / target_chunks;
+  if (chunk < radix_min_chunk && target_chunks > 1)
+    chunk = radix_min_chunk;
+  return chunk;
+}
+
+/// One stable pass: each chunk counts its digits, an exclusive scan over (digit, chunk) gives
+/// each its first slot, and each chunk scatters its items in order.
+template <class ExecutionSpace>
+void run_radix_pass(ExecutionSpace const &space, RadixPass<ExecutionSpace> const &pass) {
+  using pass_type = RadixPass<ExecutionSpace>;
+  auto hist = pass.hist;
+  for_range_tag<typename pass_type::Count>(space, "ttgnn::key_grouping::count", 0, pass.num_chunks,
+                                           pass);
+  scan_range(
+      space, "ttgnn::key_grouping::scan", 0, radix_buckets * pass.num_chunks,
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & update, bool final) {
+        const auto c = hist(i);
+        if (final)
+          hist(i) = update;
+        update += c;
+      });
+  for_range_tag<typename pass_type::Scatter>(space, "ttgnn::key_grouping::scatter", 0,
+                                             pass.num_chunks, pass);
+}
+
+/// sorted_keys and order = the keys and items 0..n-1 sorted stably by key (LSD radix sort).
+template <class ExecutionSpace>
+void radix_sort_by_key(
+    ExecutionSpace const &space,
+    Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> keys,
+    std::int64_t key_bound, KeyGrouping<ExecutionSpace> &grouping) {
   using index_view = typename KeyGrouping<ExecutionSpace>::index_view;
-  const auto n = static_cast<std::int64_t>(keys.extent(0));
-  auto ensure = [&](index_view &v, std::int64_t size, char const *label) {
-    if (static_cast<std::int64_t>(v.extent(0)) < size)
-      v = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
-  };
-  ensure(grouping.order, n, "ttgnn::key_grouping::order");
-  ensure(grouping.offsets, n + 1, "ttgnn::key_grouping::offsets");
-  ensure(grouping.keys, n, "ttgnn::key_grouping::keys");
-  ensure(grouping.group_of, n, "ttgnn::key_grouping::group_of");
-  grouping.num_items = n;
-  auto order = grouping.order;
-  if (n == 0) {
-    Kokkos::deep_copy(space, Kokkos::subview(grouping.offsets, 0), std::int64_t(0));
-    grouping.num_groups = 0;
-    return;
+  const std::int64_t n = grouping.num_items;
+  const int passes = radix_passes(key_bound);
+  const std::int64_t chunk = radix_chunk_size(space, n);
+  const std::int64_t num_chunks = (n + chunk - 1) / chunk;
+  ensure_grouping_view(grouping.keys_b, n, "ttgnn::key_grouping::keys_b");
+  ensure_grouping_view(grouping.items_b, n, "ttgnn::key_grouping::items_b");
+  ensure_grouping_view(grouping.hist, radix_buckets * num_chunks, "ttgnn::key_grouping::hist");
+  // Pass p reads (ka, ia) and writes (kb, ib); the first pass reads the input keys.
+  index_view ka = grouping.sorted_keys, ia = grouping.order, kb = grouping.keys_b,
+             ib = grouping.items_b;
+  if (passes % 2 == 1) { // so that the last pass writes sorted_keys / order
+    std::swap(ka, kb);
+    std::swap(ia, ib);
   }
-
-  if (sorted < 0) {
-    const auto descents = detail::sum_range(
-        space, "ttgnn::key_grouping::check_sorted", 1, n,
-        KOKKOS_LAMBDA(std::int64_t i, std::int64_t & acc) {
-          acc += keys(i) < keys(i - 1) ? 1 : 0;
-        });
-    sorted = descents == 0 ? 1 : 0;
+  for_range(
+      space, "ttgnn::key_grouping::init", 0, n, KOKKOS_LAMBDA(std::int64_t i) {
+        ka(i) = keys(i);
+        ia(i) = i;
+      });
+  for (int p = 0; p < passes; ++p) {
+    run_radix_pass(space, RadixPass<ExecutionSpace>{ka, ia, kb, ib, grouping.hist, n, chunk,
+                                                    num_chunks, radix_digit_bits * p});
+    std::swap(ka, kb);
+    std::swap(ia, ib);
   }
+}
 
-  ensure(grouping.sorted_keys, n, "ttgnn::key_grouping::sorted_keys");
-  auto sorted_keys = grouping.sorted_keys;
-  if (sorted == 1) {
-    detail::for_range(
-        space, "ttgnn::key_grouping::identity", 0, n, KOKKOS_LAMBDA(std::int64_t i) {
-          order(i) = i;
-          sorted_keys(i) = keys(i);
-        });
-  } else {
-    int bits = 0;
-    while (bits < 63 && (std::int64_t(1) << bits) < key_bound)
-      ++bits;
-    const int passes = bits == 0 ? 1 : (bits + 7) / 8;
-    const std::int64_t target_chunks =
-        detail::run_serially<ExecutionSpace>(n) ? 1 : 4 * compat::concurrency(space);
-    std::int64_t chunk = (n + target_chunks - 1) / target_chunks;
-    if (chunk < 256 && target_chunks > 1)
-      chunk = 256;
-    const std::int64_t num_chunks = (n + chunk - 1) / chunk;
-    ensure(grouping.keys_b, n, "ttgnn::key_grouping::keys_b");
-    ensure(grouping.items_b, n, "ttgnn::key_grouping::items_b");
-    ensure(grouping.hist, 256 * num_chunks, "ttgnn::key_grouping::hist");
-    auto keys_b = grouping.keys_b, items_b = grouping.items_b, hist = grouping.hist;
-    // Pass p reads (ka, ia) and writes (kb, ib); the first pass reads the input keys.
-    index_view ka = sorted_keys, ia = order, kb = keys_b, ib = items_b;
-    if (passes % 2 == 1) { // so that the last pass writes sorted_keys / order
-      ka = keys_b;
-      ia = items_b;
-      kb = sorted_keys;
-      ib = order;
-    }
-    detail::for_range(
-        space, "ttgnn::key_grouping::init", 0, n, KOKKOS_LAMBDA(std::int64_t i) {
-          ka(i) = keys(i);
-          ia(i) = i;
-        });
-    for (int p = 0; p < passes; ++p) {
-      detail::RadixPass<ExecutionSpace> pass{ka, ia, kb, ib, hist, n, chunk, num_chunks, 8 * p};
-      using pass_type = detail::RadixPass<ExecutionSpace>;
-      detail::for_range_tag<typename pass_type::Count>(space, "ttgnn::key_grouping::count", 0,
-                                                       num_chunks, pass);
-      detail::scan_range(
-          space, "ttgnn::key_grouping::scan", 0, 256 * num_chunks,
-          KOKKOS_LAMBDA(std::int64_t i, std::int64_t & update, bool final) {
-            const auto c = hist(i);
-            if (final)
-              hist(i) = update;
-            update += c;
-          });
-      detail::for_range_tag<typename pass_type::Scatter>(space, "ttgnn::key_grouping::scatter", 0,
-                                                         num_chunks, pass);
-      std::swap(ka, kb);
-      std::swap(ia, ib);
-    }
-  }
-
+/// From sorted_keys and order (n > 0): offsets, keys and group_of of every group; returns the
+/// number of groups.
+template <class ExecutionSpace>
+std::int64_t mark_key_groups(ExecutionSpace const &space, KeyGrouping<ExecutionSpace> &grouping) {
+  const std::int64_t n = grouping.num_items;
+  auto order = grouping.order, sorted_keys = grouping.sorted_keys;
   auto offsets = grouping.offsets, group_keys = grouping.keys, group_of = grouping.group_of;
-  const auto num_groups = detail::scan_range(
+  return scan_range(
       space, "ttgnn::key_grouping::boundaries", 0, n,
       KOKKOS_LAMBDA(std::int64_t i, std::int64_t & update, bool final) {
         const bool start = i == 0 || sorted_keys(i) != sorted_keys(i - 1);
@@ -182,7 +213,39 @@ void group_by_key(ExecutionSpace const &space,
         }
         update += start ? 1 : 0;
       });
-  grouping.num_groups = num_groups;
+}
+
+} // namespace detail
+
+/// \brief Groups items 0..n-1 by keys(i) in [0, key_bound).
+/// \param keys the key of every item (n = keys.extent(0)); values outside [0, key_bound) are
+///   undefined behaviour (callers check ids first).
+/// \param grouping output; its Views are reused when large enough.
+/// \param sorted whether keys are known to be non-decreasing (1), known not to be (0), or
+///   unknown (-1: checked first; sorted keys skip the sort).
+template <class ExecutionSpace>
+void group_by_key(ExecutionSpace const &space,
+                  Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> keys,
+                  std::int64_t key_bound, KeyGrouping<ExecutionSpace> &grouping, int sorted = -1) {
+  const auto n = static_cast<std::int64_t>(keys.extent(0));
+  detail::ensure_grouping_view(grouping.order, n, "ttgnn::key_grouping::order");
+  detail::ensure_grouping_view(grouping.offsets, n + 1, "ttgnn::key_grouping::offsets");
+  detail::ensure_grouping_view(grouping.keys, n, "ttgnn::key_grouping::keys");
+  detail::ensure_grouping_view(grouping.group_of, n, "ttgnn::key_grouping::group_of");
+  grouping.num_items = n;
+  if (n == 0) {
+    Kokkos::deep_copy(space, Kokkos::subview(grouping.offsets, 0), std::int64_t(0));
+    grouping.num_groups = 0;
+    return;
+  }
+  if (sorted < 0)
+    sorted = detail::keys_non_decreasing(space, keys, n) ? 1 : 0;
+  detail::ensure_grouping_view(grouping.sorted_keys, n, "ttgnn::key_grouping::sorted_keys");
+  if (sorted == 1)
+    detail::identity_order(space, keys, grouping);
+  else
+    detail::radix_sort_by_key(space, keys, key_bound, grouping);
+  grouping.num_groups = detail::mark_key_groups(space, grouping);
 }
 
 } // namespace ttgnn

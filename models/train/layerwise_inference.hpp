@@ -76,6 +76,11 @@ struct LayerwiseMemory {
   std::int64_t input_rows = 0;
 };
 
+/// Default rows per step of layer-wise inference: steps large enough to keep the device busy
+/// with each step's GEMMs, and chunk buffers that stay at tens of MiB for widths in the
+/// hundreds (65536 rows x 256 floats = 64 MiB) whatever the number of nodes.
+inline constexpr std::int64_t layerwise_default_chunk = 65536;
+
 namespace detail {
 
 /// keys = [first, first + rows) followed by the chunk's neighbour ids entries[e0, e0 + edges).
@@ -171,6 +176,201 @@ template <class Scalar, class ExecutionSpace> struct LayerwiseGatherRows {
   }
 };
 
+/// BatchNorm's eps in inference: BatchNorm1d's default, as GnnModel builds it.
+inline constexpr double layerwise_batch_norm_eps = 1e-5;
+
+/// Rows [a, b) of the matrix \p x.
+template <class MatrixView>
+MatrixView layerwise_rows(MatrixView const &x, std::int64_t a, std::int64_t b) {
+  return Kokkos::subview(x, std::make_pair(a, b), Kokkos::ALL);
+}
+
+/// One SAGEConv layer of a GnnModel (and its BatchNorm) in evaluation mode.
+template <class Scalar, class ExecutionSpace> struct LayerwiseLayer {
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using vector_type = Kokkos::View<Scalar *, typename ExecutionSpace::memory_space>;
+  std::int64_t in = 0, out = 0; ///< input and output widths
+  matrix_type w_self, w_neigh;  ///< in x out
+  vector_type bias;
+  vector_type gamma, beta, mean, var; ///< BatchNorm's; empty without it and on the last layer
+  bool hidden = false;                ///< not the last layer: activation (and BatchNorm)
+  bool residual = false;              ///< hidden layer with a residual connection
+};
+
+/// The layers of \p model from its documented parameter order. Throws ConfigError for a GCN
+/// model or an unexpected layout.
+template <class Scalar, class ExecutionSpace>
+std::vector<LayerwiseLayer<Scalar, ExecutionSpace>>
+layerwise_layers(GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model) {
+  using layer_type = LayerwiseLayer<Scalar, ExecutionSpace>;
+  using vector_type = typename layer_type::vector_type;
+  GnnConfig const &cfg = model.config();
+  if (cfg.kind != GnnKind::sage)
+    throw ConfigError("layer-wise inference needs a GraphSAGE model");
+  const std::vector<vector_type> params = model.parameters();
+  const std::vector<vector_type> buffers = model.buffers();
+  const std::size_t expected = 3 * cfg.num_layers + (cfg.batch_norm ? 2 * (cfg.num_layers - 1) : 0);
+  if (params.size() != expected ||
+      buffers.size() != (cfg.batch_norm ? 2 * (cfg.num_layers - 1) : 0u))
+    throw ConfigError("ttgnn::sage_layerwise_inference: unexpected parameter layout of the model");
+  std::vector<layer_type> layers(cfg.num_layers);
+  std::size_t p = 0, q = 0;
+  for (int l = 0; l < cfg.num_layers; ++l) {
+    layer_type &layer = layers[l];
+    layer.in = model.width(l);
+    layer.out = model.width(l + 1);
+    layer.w_self = typename layer_type::matrix_type(params[p].data(), layer.in, layer.out);
+    layer.w_neigh = typename layer_type::matrix_type(params[p + 1].data(), layer.in, layer.out);
+    layer.bias = params[p + 2];
+    p += 3;
+    layer.hidden = l + 1 < cfg.num_layers;
+    layer.residual = layer.hidden && model.residual_at(l);
+    if (layer.hidden && cfg.batch_norm) {
+      layer.gamma = params[p];
+      layer.beta = params[p + 1];
+      layer.mean = buffers[q];
+      layer.var = buffers[q + 1];
+      p += 2;
+      q += 2;
+    }
+  }
+  return layers;
+}
+
+/// yc = t W_neigh + self W_self + b, then the activation of hidden layers (self: the rows' own
+/// inputs, also the residual).
+template <class Scalar, class ExecutionSpace>
+void layerwise_finish(ExecutionSpace const &space,
+                      LayerwiseLayer<Scalar, ExecutionSpace> const &layer,
+                      Matrix<Scalar, ExecutionSpace> const &yc,
+                      Matrix<Scalar, ExecutionSpace> const &t,
+                      Matrix<Scalar, ExecutionSpace> const &self) {
+  ::ttgnn::gemm(space, 'N', 'N', Scalar(1), t, layer.w_neigh, Scalar(0), yc);
+  ::ttgnn::gemm(space, 'N', 'N', Scalar(1), self, layer.w_self, Scalar(1), yc);
+  add_bias(space, yc, layer.bias);
+  if (layer.hidden)
+    sage_inference_activation(space, yc, layer.gamma, layer.beta, layer.mean, layer.var,
+                              layer.residual ? self : Matrix<Scalar, ExecutionSpace>(),
+                              layerwise_batch_norm_eps);
+}
+
+/// Buffers of layer 0's chunks, sized for the largest chunk.
+template <class Scalar, class ExecutionSpace> struct LayerwiseChunkBuffers {
+  using ids_type = Kokkos::View<std::int64_t *, typename ExecutionSpace::memory_space>;
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  ids_type keys;    ///< a chunk's own and neighbour ids, then their rows in x
+  ids_type unique;  ///< a chunk's distinct ids
+  matrix_type x;    ///< the input rows of the distinct ids
+  matrix_type t;    ///< mean of the neighbours' input rows, per own row
+  matrix_type self; ///< the own rows' input rows
+
+  /// Buffers for the chunks \p bounds of \p n nodes with \p in input columns; adds their bytes
+  /// to \p mem.
+  LayerwiseChunkBuffers(std::vector<std::int64_t> const &bounds,
+                        Kokkos::View<const std::int64_t *, Kokkos::HostSpace> row_map,
+                        std::int64_t n, std::int64_t in, LayerwiseMemory &mem) {
+    std::int64_t cap_keys = 0, cap_rows = 0;
+    for (std::size_t j = 0; j + 1 < bounds.size(); ++j) {
+      const std::int64_t a = bounds[j], b = bounds[j + 1];
+      cap_rows = std::max(cap_rows, b - a);
+      cap_keys = std::max(cap_keys, (b - a) + row_map(b) - row_map(a));
+    }
+    keys = ids_type(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::keys"),
+        cap_keys);
+    unique = ids_type(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::unique"),
+        cap_keys);
+    // the distinct ids of a chunk: at most min(ids, N)
+    x = matrix_type(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::x"),
+        std::min(cap_keys, n), in);
+    t = matrix_type(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::mean"),
+        cap_rows, in);
+    self = matrix_type(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::self"),
+        cap_rows, in);
+    mem.chunk_buffer_bytes = std::max(
+        mem.chunk_buffer_bytes, static_cast<std::int64_t>(2 * cap_keys * sizeof(std::int64_t)) +
+                                    view_bytes(x) + view_bytes(t) + view_bytes(self));
+  }
+};
+
+/// Layer 0 for the nodes [a, b) into y: their own and neighbour ids, sorted and made distinct,
+/// become the input rows asked of \p input_rows, then the neighbour means and the layer.
+template <class Scalar, class ExecutionSpace, class Ordinal, class InputRows>
+void layerwise_input_chunk(ExecutionSpace const &space,
+                           FullGraphMean<ExecutionSpace, Ordinal> const &graph,
+                           InputRows &input_rows,
+                           LayerwiseLayer<Scalar, ExecutionSpace> const &layer,
+                           LayerwiseChunkBuffers<Scalar, ExecutionSpace> const &buf,
+                           Kokkos::View<const std::int64_t *, Kokkos::HostSpace> row_map,
+                           std::int64_t a, std::int64_t b, Matrix<Scalar, ExecutionSpace> const &y,
+                           LayerwiseMemory &mem) {
+  using ids_type = typename LayerwiseChunkBuffers<Scalar, ExecutionSpace>::ids_type;
+  using policy = Kokkos::RangePolicy<ExecutionSpace>;
+  const std::int64_t r = b - a, e0 = row_map(a), m = r + row_map(b) - e0;
+  const ids_type k_m = Kokkos::subview(buf.keys, std::make_pair(std::int64_t(0), m));
+  Kokkos::parallel_for("ttgnn::layerwise_inference::chunk_keys", policy(space, 0, m),
+                       LayerwiseChunkKeys<ExecutionSpace, Ordinal>{k_m, graph.entries, a, r, e0});
+  Kokkos::sort(space, k_m);
+  std::int64_t u = 0;
+  Kokkos::parallel_scan("ttgnn::layerwise_inference::chunk_unique", policy(space, 0, m),
+                        LayerwiseChunkUnique<ExecutionSpace>{k_m, buf.unique}, u);
+  // keys are no longer needed: they become the local positions of the ids
+  Kokkos::parallel_for(
+      "ttgnn::layerwise_inference::chunk_local", policy(space, 0, m),
+      LayerwiseChunkLocal<ExecutionSpace, Ordinal>{k_m, buf.unique, graph.entries, a, r, e0, u});
+  const Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> ids =
+      Kokkos::subview(buf.unique, std::make_pair(std::int64_t(0), u));
+  const auto xu = layerwise_rows(buf.x, 0, u), tc = layerwise_rows(buf.t, 0, r),
+             sc = layerwise_rows(buf.self, 0, r);
+  input_rows(space, ids, xu);
+  Kokkos::parallel_for("ttgnn::layerwise_inference::chunk_gather", policy(space, 0, r * layer.in),
+                       LayerwiseChunkGather<Scalar, ExecutionSpace>{
+                           xu, tc, sc, k_m, graph.row_map, graph.inv_degree, a, r, e0, layer.in});
+  layerwise_finish(space, layer, layerwise_rows(y, a, b), tc, sc);
+  mem.max_input_rows = std::max(mem.max_input_rows, u);
+  mem.input_rows += u;
+}
+
+/// Layer 0 into y, in chunks of at most \p chunk own + neighbour ids.
+template <class Scalar, class ExecutionSpace, class Ordinal, class InputRows>
+void layerwise_input_layer(ExecutionSpace const &space,
+                           FullGraphMean<ExecutionSpace, Ordinal> const &graph,
+                           InputRows &input_rows,
+                           LayerwiseLayer<Scalar, ExecutionSpace> const &layer, std::int64_t chunk,
+                           Matrix<Scalar, ExecutionSpace> const &y, LayerwiseMemory &mem) {
+  auto host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.row_map);
+  const std::vector<std::int64_t> bounds = layerwise_input_chunks(host_row_map, chunk);
+  const LayerwiseChunkBuffers<Scalar, ExecutionSpace> buf(bounds, host_row_map, graph.num_nodes,
+                                                          layer.in, mem);
+  for (std::size_t j = 0; j + 1 < bounds.size(); ++j)
+    layerwise_input_chunk(space, graph, input_rows, layer, buf, host_row_map, bounds[j],
+                          bounds[j + 1], y, mem);
+}
+
+/// Layer l > 0 into y from the previous layer's output h, \p chunk rows a step.
+template <class Scalar, class ExecutionSpace, class Ordinal>
+void layerwise_later_layer(ExecutionSpace const &space,
+                           FullGraphMean<ExecutionSpace, Ordinal> const &graph,
+                           LayerwiseLayer<Scalar, ExecutionSpace> const &layer, std::int64_t chunk,
+                           Matrix<Scalar, ExecutionSpace> const &h,
+                           Matrix<Scalar, ExecutionSpace> const &y, LayerwiseMemory &mem) {
+  const std::int64_t n = graph.num_nodes;
+  Matrix<Scalar, ExecutionSpace> t(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::mean"),
+      std::min(n, chunk), layer.in);
+  mem.chunk_buffer_bytes = std::max(mem.chunk_buffer_bytes, view_bytes(t));
+  for (std::int64_t a = 0; a < n; a += chunk) {
+    const std::int64_t b = std::min(n, a + chunk);
+    const auto tc = layerwise_rows(t, 0, b - a);
+    graph.mean_rows(space, a, h, tc);
+    layerwise_finish(space, layer, layerwise_rows(y, a, b), tc, layerwise_rows(h, a, b));
+  }
+}
+
 } // namespace detail
 
 /// \brief Logits of every node (N x classes) from a GraphSAGE GnnModel, layer by layer,
@@ -191,124 +391,20 @@ template <class Scalar, class ExecutionSpace, class Ordinal, class InputRows,
 Matrix<Scalar, ExecutionSpace> sage_layerwise_inference(
     ExecutionSpace const &space, GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model,
     FullGraphMean<ExecutionSpace, Ordinal> const &graph, InputRows &&input_rows,
-    std::int64_t chunk = 65536, LayerwiseMemory *memory = nullptr) {
+    std::int64_t chunk = layerwise_default_chunk, LayerwiseMemory *memory = nullptr) {
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
-  using memory_space = typename ExecutionSpace::memory_space;
-  using vector_type = Kokkos::View<Scalar *, memory_space>;
-  using ids_type = Kokkos::View<std::int64_t *, memory_space>;
-  using policy = Kokkos::RangePolicy<ExecutionSpace>;
-  GnnConfig const &cfg = model.config();
-  if (cfg.kind != GnnKind::sage)
-    throw ConfigError("layer-wise inference needs a GraphSAGE model");
-  const std::int64_t n = graph.num_nodes;
-  const std::vector<vector_type> params = model.parameters();
-  const std::vector<vector_type> buffers = model.buffers();
-  const std::size_t expected = 3 * cfg.num_layers + (cfg.batch_norm ? 2 * (cfg.num_layers - 1) : 0);
-  if (params.size() != expected ||
-      buffers.size() != (cfg.batch_norm ? 2 * (cfg.num_layers - 1) : 0u))
-    throw ConfigError("ttgnn::sage_layerwise_inference: unexpected parameter layout of the model");
+  const auto layers = detail::layerwise_layers(model);
   chunk = std::max<std::int64_t>(1, chunk);
   LayerwiseMemory mem;
-  auto rows = [](matrix_type const &x, std::int64_t a, std::int64_t b) -> matrix_type {
-    return Kokkos::subview(x, std::make_pair(a, b), Kokkos::ALL);
-  };
-  std::size_t p = 0, q = 0;
   matrix_type h; // output of the previous layer (empty before layer 1)
-  for (int l = 0; l < cfg.num_layers; ++l) {
-    const std::int64_t in = model.width(l), out = model.width(l + 1);
-    const matrix_type w_self(params[p].data(), in, out), w_neigh(params[p + 1].data(), in, out);
-    const vector_type bias = params[p + 2];
-    p += 3;
-    const bool hidden = l + 1 < cfg.num_layers;
-    vector_type gamma, beta, mean, var;
-    if (hidden && cfg.batch_norm) {
-      gamma = params[p];
-      beta = params[p + 1];
-      mean = buffers[q];
-      var = buffers[q + 1];
-      p += 2;
-      q += 2;
-    }
+  for (std::size_t l = 0; l < layers.size(); ++l) {
     matrix_type y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::h"),
-                  n, out);
+                  graph.num_nodes, layers[l].out);
     mem.node_matrix_bytes = std::max(mem.node_matrix_bytes, view_bytes(y) + view_bytes(h));
-    auto finish = [&](matrix_type const &yc, matrix_type const &t, matrix_type const &self) {
-      // yc = t W_neigh + self W_self + b, then the activation of hidden layers
-      gemm(space, 'N', 'N', Scalar(1), t, w_neigh, Scalar(0), yc);
-      gemm(space, 'N', 'N', Scalar(1), self, w_self, Scalar(1), yc);
-      detail::add_bias(space, yc, bias);
-      if (hidden)
-        detail::sage_inference_activation(
-            space, yc, gamma, beta, mean, var, model.residual_at(l) ? self : matrix_type(),
-            1e-5 /* BatchNorm1d's default eps, as GnnModel builds it */);
-    };
-    if (l == 0) {
-      // Chunks of at most `chunk` own + neighbour ids; buffers sized for the largest.
-      auto host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.row_map);
-      const std::vector<std::int64_t> bounds = detail::layerwise_input_chunks(host_row_map, chunk);
-      std::int64_t cap_keys = 0, cap_rows = 0;
-      for (std::size_t j = 0; j + 1 < bounds.size(); ++j) {
-        const std::int64_t a = bounds[j], b = bounds[j + 1];
-        cap_rows = std::max(cap_rows, b - a);
-        cap_keys = std::max(cap_keys, (b - a) + host_row_map(b) - host_row_map(a));
-      }
-      const ids_type keys(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::keys"),
-          cap_keys);
-      const ids_type unique(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::unique"),
-          cap_keys);
-      // the distinct ids of a chunk: at most min(ids, N)
-      const matrix_type x(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::x"),
-          std::min(cap_keys, n), in);
-      const matrix_type t(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::mean"),
-          cap_rows, in);
-      const matrix_type self(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::self"),
-          cap_rows, in);
-      mem.chunk_buffer_bytes = std::max(
-          mem.chunk_buffer_bytes, static_cast<std::int64_t>(2 * cap_keys * sizeof(std::int64_t)) +
-                                      view_bytes(x) + view_bytes(t) + view_bytes(self));
-      for (std::size_t j = 0; j + 1 < bounds.size(); ++j) {
-        const std::int64_t a = bounds[j], b = bounds[j + 1], r = b - a;
-        const std::int64_t e0 = host_row_map(a), m = r + host_row_map(b) - e0;
-        const ids_type k_m = Kokkos::subview(keys, std::make_pair(std::int64_t(0), m));
-        Kokkos::parallel_for(
-            "ttgnn::layerwise_inference::chunk_keys", policy(space, 0, m),
-            detail::LayerwiseChunkKeys<ExecutionSpace, Ordinal>{k_m, graph.entries, a, r, e0});
-        Kokkos::sort(space, k_m);
-        std::int64_t u = 0;
-        Kokkos::parallel_scan("ttgnn::layerwise_inference::chunk_unique", policy(space, 0, m),
-                              detail::LayerwiseChunkUnique<ExecutionSpace>{k_m, unique}, u);
-        // keys are no longer needed: they become the local positions of the ids
-        Kokkos::parallel_for("ttgnn::layerwise_inference::chunk_local", policy(space, 0, m),
-                             detail::LayerwiseChunkLocal<ExecutionSpace, Ordinal>{
-                                 k_m, unique, graph.entries, a, r, e0, u});
-        const Kokkos::View<const std::int64_t *, memory_space> ids =
-            Kokkos::subview(unique, std::make_pair(std::int64_t(0), u));
-        const matrix_type xu = rows(x, 0, u), tc = rows(t, 0, r), sc = rows(self, 0, r);
-        input_rows(space, ids, xu);
-        Kokkos::parallel_for("ttgnn::layerwise_inference::chunk_gather", policy(space, 0, r * in),
-                             detail::LayerwiseChunkGather<Scalar, ExecutionSpace>{
-                                 xu, tc, sc, k_m, graph.row_map, graph.inv_degree, a, r, e0, in});
-        finish(rows(y, a, b), tc, sc);
-        mem.max_input_rows = std::max(mem.max_input_rows, u);
-        mem.input_rows += u;
-      }
-    } else {
-      matrix_type t(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::mean"),
-          std::min(n, chunk), in);
-      mem.chunk_buffer_bytes = std::max(mem.chunk_buffer_bytes, view_bytes(t));
-      for (std::int64_t a = 0; a < n; a += chunk) {
-        const std::int64_t b = std::min(n, a + chunk);
-        const matrix_type tc = rows(t, 0, b - a);
-        graph.mean_rows(space, a, h, tc);
-        finish(rows(y, a, b), tc, rows(h, a, b));
-      }
-    }
+    if (l == 0)
+      detail::layerwise_input_layer(space, graph, input_rows, layers[l], chunk, y, mem);
+    else
+      detail::layerwise_later_layer(space, graph, layers[l], chunk, h, y, mem);
     space.fence();
     h = y; // frees the previous layer's output
   }
@@ -322,7 +418,7 @@ template <class Scalar, class ExecutionSpace, class Ordinal>
 Matrix<Scalar, ExecutionSpace> sage_layerwise_inference(
     ExecutionSpace const &space, GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model,
     FullGraphMean<ExecutionSpace, Ordinal> const &graph, Matrix<Scalar, ExecutionSpace> const &h0,
-    std::int64_t chunk = 65536, LayerwiseMemory *memory = nullptr) {
+    std::int64_t chunk = layerwise_default_chunk, LayerwiseMemory *memory = nullptr) {
   detail::require_extents(h0, graph.num_nodes, model.width(0),
                           "ttgnn::sage_layerwise_inference: h0");
   return sage_layerwise_inference(

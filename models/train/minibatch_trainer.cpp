@@ -81,8 +81,26 @@ void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions cons
                       "drop --batch-norm");
 }
 
-} // namespace
+/// The embedding optimizer: Adam with the embedding's learning rate and weight decay.
+AdamOptions embedding_optimizer_options(MinibatchTrainOptions const &o) {
+  AdamOptions embedding_optimizer;
+  embedding_optimizer.lr = o.resolved_embedding_lr();
+  embedding_optimizer.weight_decay = o.resolved_embedding_weight_decay();
+  return embedding_optimizer;
+}
 
+/// The options' GraphSAGE stack on \p in_features input columns, one output per class.
+GnnConfig sage_config(MinibatchTrainOptions const &o, Dataset<std::int32_t> const &data,
+                      std::int64_t in_features) {
+  GnnConfig cfg = o.model;
+  cfg.kind = GnnKind::sage;
+  cfg.in_features = in_features;
+  cfg.out_features = data.num_classes;
+  cfg.seed = o.seed;
+  return cfg;
+}
+
+} // namespace
 
 // Named, not anonymous: nvcc wants the enclosing function of a device lambda to be addressable.
 namespace minibatch_detail {
@@ -327,70 +345,44 @@ private:
   std::int64_t released_input_bytes_ = 0;
 };
 
-} // namespace minibatch_detail
-
+/// The device copy of the dataset's targets: multilabels when it has them, else labels.
 template <class ExecutionSpace>
-MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
-                                MinibatchTrainOptions const &o,
-                                Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows,
-                                std::int64_t num_rows) {
-  using Scalar = float;
+NodeTargets<ExecutionSpace> device_targets(Dataset<std::int32_t> const &data, NodeMetric metric) {
   using memory_space = typename ExecutionSpace::memory_space;
-  check_options(data, o);
-  AdamOptions embedding_optimizer;
-  embedding_optimizer.lr = o.resolved_embedding_lr();
-  embedding_optimizer.weight_decay = o.resolved_embedding_weight_decay();
-  // the input's initialisation (tables, spectral init) and the model's: ends once both exist
-  std::optional<Kokkos::Profiling::ScopedRegion> init_region(std::in_place,
-                                                            "ttgnn::minibatch::init");
-  MinibatchInput<Scalar, ExecutionSpace> input(space, data, o.input, embedding_optimizer, rows,
-                                               num_rows);
-  GnnConfig cfg = o.model;
-  cfg.kind = GnnKind::sage;
-  cfg.in_features = input.dim();
-  cfg.out_features = data.num_classes;
-  cfg.seed = o.seed;
-  GnnModel<Scalar, ExecutionSpace, std::int32_t> model(cfg);
-  init_region.reset();
-
-  const NodeMetric metric = resolve_metric(o.metric, data.is_multilabel());
-  NodeTargets<ExecutionSpace> targets;
   if (data.is_multilabel())
-    targets = NodeTargets<ExecutionSpace>(
+    return NodeTargets<ExecutionSpace>(
         Kokkos::create_mirror_view_and_copy(memory_space(), data.multilabels,
                                             "ttgnn::minibatch::multilabels"),
         metric);
-  else
-    targets = NodeTargets<ExecutionSpace>(Kokkos::create_mirror_view_and_copy(
-        memory_space(), data.labels, "ttgnn::minibatch::labels"));
-  minibatch_detail::SampledBlockSource<ExecutionSpace> source(space, data, o, model, input,
-                                                              targets);
+  return NodeTargets<ExecutionSpace>(
+      Kokkos::create_mirror_view_and_copy(memory_space(), data.labels, "ttgnn::minibatch::labels"));
+}
 
-  // Everything later epochs depend on (see the header); the shuffle and the sampled blocks
-  // are functions of (seed, epoch, batch) and need no state.
+/// Everything later epochs depend on (see the header); the shuffle and the sampled blocks
+/// are functions of (seed, epoch, batch) and need no state.
+template <class Model, class Input>
+std::string minibatch_fingerprint(Dataset<std::int32_t> const &data, MinibatchTrainOptions const &o,
+                                  Model const &model, Input const &input, NodeMetric metric) {
   std::string fanouts;
   for (auto k : o.fanouts)
     fanouts += (fanouts.empty() ? "" : ",") + std::to_string(k);
-  const std::string fingerprint =
-      training_fingerprint(model, to_string(o.input.kind) + " tt=" + input.shape_string(),
-                           input.parameters(), o.optimizer) +
-      " batch=" + std::to_string(o.batch_size) + " max_batches=" + std::to_string(o.max_batches) +
-      " fanouts=" + fanouts + " seed=" + std::to_string(o.seed) + " metric=" + to_string(metric) +
-      " nodes=" + std::to_string(data.num_nodes()) + "/" + std::to_string(data.train.extent(0)) +
-      "/" + std::to_string(data.valid.extent(0)) + "/" + std::to_string(data.test.extent(0)) +
-      (o.fingerprint.empty() ? "" : " | " + o.fingerprint);
-  TrainingLoop<Scalar, ExecutionSpace, std::int32_t, MinibatchInput<Scalar, ExecutionSpace>> loop(
-      space, model, input, o,
-      o.eval_nodes == EvalNodes::test ? Selection::every : Selection::valid,
-      CheckpointIdentity{"ttgnn-minibatch-trainer", "mini-batch trainer", fingerprint},
-      o.communicator);
+  return training_fingerprint(model, to_string(o.input.kind) + " tt=" + input.shape_string(),
+                              input.parameters(), o.optimizer) +
+         " batch=" + std::to_string(o.batch_size) +
+         " max_batches=" + std::to_string(o.max_batches) + " fanouts=" + fanouts +
+         " seed=" + std::to_string(o.seed) + " metric=" + to_string(metric) +
+         " nodes=" + std::to_string(data.num_nodes()) + "/" + std::to_string(data.train.extent(0)) +
+         "/" + std::to_string(data.valid.extent(0)) + "/" + std::to_string(data.test.extent(0)) +
+         (o.fingerprint.empty() ? "" : " | " + o.fingerprint);
+}
 
+/// The selected model's predictions and embedding rows, where the options ask for them.
+template <class ExecutionSpace, class Input>
+void write_minibatch_outputs(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
+                             MinibatchTrainOptions const &o,
+                             SampledBlockSource<ExecutionSpace> &source, Input &input) {
+  using Scalar = typename SampledBlockSource<ExecutionSpace>::Scalar;
   Communicator const &comm = o.communicator;
-  const std::int64_t comm_bytes_before = comm.bytes();
-  const double comm_seconds_before = comm.seconds();
-  MinibatchResult result;
-  static_cast<TrainResult &>(result) =
-      o.evaluate_only ? loop.evaluate_checkpoint(source, o.checkpoint_path) : loop.run(source);
   const auto order = o.output_order; // empty: the identity (models/embedding/embedding_export.hpp)
   if (!o.predictions_path.empty()) {
     const auto logits = source.all_logits(space); // every rank: the inference is collective-free
@@ -404,6 +396,19 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
           input.lookup_embedding(s, ids, out);
         },
         o.eval_chunk);
+}
+
+/// Communication totals before the run, for the per-step figures.
+struct CommStart {
+  std::int64_t bytes = 0;
+  double seconds = 0;
+};
+
+/// The run's sizes, times and per-step communication (since \p start) into \p result.
+template <class ExecutionSpace, class Model, class Input, class Loop>
+void record_run_figures(MinibatchResult &result, Communicator const &comm, CommStart start,
+                        NodeMetric metric, Model const &model, Input const &input,
+                        SampledBlockSource<ExecutionSpace> const &source, Loop const &loop) {
   std::int64_t steps = 0;
   for (auto const &r : result.history)
     if (r.epoch >= result.first_epoch)
@@ -419,9 +424,18 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   result.ranks = comm.size();
   result.allreduce_values = source.allreduce_values();
   if (comm.distributed() && steps > 0) {
-    result.comm_bytes_per_step = double(comm.bytes() - comm_bytes_before) / double(steps);
-    result.comm_seconds_per_step = (comm.seconds() - comm_seconds_before) / double(steps);
+    result.comm_bytes_per_step = double(comm.bytes() - start.bytes) / double(steps);
+    result.comm_seconds_per_step = (comm.seconds() - start.seconds) / double(steps);
   }
+}
+
+/// The memory breakdown of the run into result.memory (after record_run_figures: it reads
+/// result.peak_rss_mb).
+template <class ExecutionSpace, class Model, class Input, class Loop>
+void record_run_memory(MinibatchResult &result, Dataset<std::int32_t> const &data,
+                       NodeTargets<ExecutionSpace> const &targets, Model const &model,
+                       Input const &input, SampledBlockSource<ExecutionSpace> const &source,
+                       Loop const &loop) {
   // the dataset (labels and splits: host arrays, and device copies when distinct)
   ByteLedger graph, features, nodes;
   add_dataset_memory(data, graph, features, nodes);
@@ -436,6 +450,44 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   m.sampler_mb = to_mb(source.sampler_bytes());
   m.eval_mb = to_mb(source.eval_bytes());
   m.nodes_mb = to_mb(nodes.bytes());
+}
+
+} // namespace minibatch_detail
+
+template <class ExecutionSpace>
+MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
+                                MinibatchTrainOptions const &o,
+                                Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows,
+                                std::int64_t num_rows) {
+  using Scalar = float;
+  using input_type = MinibatchInput<Scalar, ExecutionSpace>;
+  namespace md = minibatch_detail;
+  check_options(data, o);
+  const AdamOptions embedding_optimizer = embedding_optimizer_options(o);
+  // the input's initialisation (tables, spectral init) and the model's: ends once both exist
+  std::optional<Kokkos::Profiling::ScopedRegion> init_region(std::in_place,
+                                                             "ttgnn::minibatch::init");
+  input_type input(space, data, o.input, embedding_optimizer, rows, num_rows);
+  GnnModel<Scalar, ExecutionSpace, std::int32_t> model(sage_config(o, data, input.dim()));
+  init_region.reset();
+
+  const NodeMetric metric = resolve_metric(o.metric, data.is_multilabel());
+  const NodeTargets<ExecutionSpace> targets = md::device_targets<ExecutionSpace>(data, metric);
+  md::SampledBlockSource<ExecutionSpace> source(space, data, o, model, input, targets);
+  TrainingLoop<Scalar, ExecutionSpace, std::int32_t, input_type> loop(
+      space, model, input, o, o.eval_nodes == EvalNodes::test ? Selection::every : Selection::valid,
+      CheckpointIdentity{"ttgnn-minibatch-trainer", "mini-batch trainer",
+                         md::minibatch_fingerprint(data, o, model, input, metric)},
+      o.communicator);
+
+  Communicator const &comm = o.communicator;
+  const md::CommStart comm_start{comm.bytes(), comm.seconds()};
+  MinibatchResult result;
+  static_cast<TrainResult &>(result) =
+      o.evaluate_only ? loop.evaluate_checkpoint(source, o.checkpoint_path) : loop.run(source);
+  md::write_minibatch_outputs(space, data, o, source, input);
+  md::record_run_figures(result, comm, comm_start, metric, model, input, source, loop);
+  md::record_run_memory(result, data, targets, model, input, source, loop);
   return result;
 }
 
