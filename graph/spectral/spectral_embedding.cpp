@@ -239,6 +239,18 @@ struct EigenPairs {
   std::vector<std::vector<double>> vectors;
 };
 
+/// Sets Eigen's thread count for a scope and restores it.
+class EigenThreads {
+public:
+  explicit EigenThreads(int threads) : saved_(Eigen::nbThreads()) { Eigen::setNbThreads(threads); }
+  ~EigenThreads() { Eigen::setNbThreads(saved_); }
+  EigenThreads(EigenThreads const &) = delete;
+  EigenThreads &operator=(EigenThreads const &) = delete;
+
+private:
+  int saved_;
+};
+
 /// The \p nev largest pairs of the deflated operator restricted to the m non-isolated nodes,
 /// built as a dense matrix and solved by Eigen; isolated nodes get 0 in every vector.
 template <class Ordinal>
@@ -436,7 +448,12 @@ SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
   const Id nev = std::min<Id>(k - ones, n_rest);
   NormalizedAdjacencyOp<ExecutionSpace, Ordinal> op(space, graph, known.dinv);
   op.deflate(known.deflated, known.u, out.num_components);
-  const EigenPairs pairs = nontrivial_pairs(op, graph, known, options, nev, out);
+  // Eigen's OpenMP products choose their blocking, and so the order of their sums, from the
+  // thread count: Spectra's and the dense solver's products run on one thread.
+  const EigenPairs pairs = [&] {
+    const EigenThreads one_thread(1);
+    return nontrivial_pairs(op, graph, known, options, nev, out);
+  }();
 
   assemble_columns(known, pairs, k, ones, out);
   const Id residual_matvecs = compute_residuals(space, graph, known.dinv, out);

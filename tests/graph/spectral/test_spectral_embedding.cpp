@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 
 #include <cmath>
+#include <omp.h>
 #include <vector>
 
 using namespace ttgnn;
@@ -253,4 +254,27 @@ template <class ExecutionSpace> void check_bipartite_components_dense() {
 }
 TTGNN_TEST_HOST_SPACES("dense solve of every pair keeps eigenvalue -1 of bipartite components") {
   check_bipartite_components_dense<ExecutionSpace>();
+}
+
+TTGNN_TEST_HOST_SPACES("Lanczos vectors do not depend on the OpenMP thread count") {
+  // A 30 x 30 grid with nev close to N, so that Spectra's dense products on the basis are
+  // large enough for Eigen to split them over threads: the bits must not change.
+  const auto g = test::make_graph(30 * 30, test::grid_edges(30, 30));
+  SpectralOptions o;
+  o.num_vectors = 600;
+  o.dense_limit = 0; // Lanczos
+  o.seed = 3;
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const auto one = spectral_embedding(ExecutionSpace(), g, o);
+  omp_set_num_threads(2);
+  const auto two = spectral_embedding(ExecutionSpace(), g, o);
+  omp_set_num_threads(saved);
+  CHECK_FALSE(one.dense);
+  REQUIRE(one.vectors.extent(0) == two.vectors.extent(0));
+  std::int64_t differ = 0;
+  for (std::size_t i = 0; i < one.vectors.extent(0); ++i)
+    for (std::size_t j = 0; j < one.vectors.extent(1); ++j)
+      differ += one.vectors(i, j) != two.vectors(i, j) ? 1 : 0;
+  CHECK(differ == 0);
 }
