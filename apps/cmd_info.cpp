@@ -43,9 +43,9 @@ void print_text(std::string const &path, Dataset<std::int64_t> const &d, GraphSt
               static_cast<long long>(s.num_components),
               static_cast<long long>(s.largest_component));
   if (s.multilabel) {
-    std::printf("tasks            %d binary (%s), %lld labelled; positive rate per task:",
-                s.num_classes, li.num_classes_source.c_str(),
-                static_cast<long long>(s.num_labelled));
+    std::printf(
+        "tasks            %d binary (%s), %lld labelled; positive rate per task:", s.num_classes,
+        li.num_classes_source.c_str(), static_cast<long long>(s.num_labelled));
     for (double r : s.task_positive_rate)
       std::printf(" %.3f", r);
   } else {

@@ -1,8 +1,9 @@
 // ttgnn predict: evaluates the selected parameters of a checkpoint written by `ttgnn train`
 // (or `ttgnn ogb`, full batch) without training: prints the metric on the train, valid and
 // test nodes and writes the logits (--predictions) and embeddings (--export-embeddings) in
-// original node order. The checkpoint holds the run's settings (models/pipeline/run_config.hpp); the
-// dataset is the one it was trained on (--dataset for a copy elsewhere; its content must match).
+// original node order. The checkpoint holds the run's settings (models/pipeline/run_config.hpp);
+// the dataset is the one it was trained on (--dataset for a copy elsewhere; its content must
+// match).
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
 #include "apps/run_options.hpp"

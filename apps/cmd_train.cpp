@@ -1,7 +1,7 @@
 // ttgnn train: GCN / GraphSAGE training on an OGB-layout dataset, with node features, a full
 // embedding table or a TT embedding as input, full batch or on neighbour-sampled mini-batches
-// (models/pipeline/pipeline.hpp). Progress goes to stderr; stdout ends with one JSON line (with --json
-// it is the only line). Exit codes: 0 trained (completed or early stopping), 1 bad input or
+// (models/pipeline/pipeline.hpp). Progress goes to stderr; stdout ends with one JSON line (with
+// --json it is the only line). Exit codes: 0 trained (completed or early stopping), 1 bad input or
 // settings, 4 stopped on a NaN/Inf loss (the checkpoint keeps the last good epoch).
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"

@@ -62,8 +62,7 @@ inline std::int64_t parse_int(std::string_view text, std::string const &what) {
 inline std::uint64_t parse_uint(std::string_view text, std::string const &what) {
   std::uint64_t v = 0;
   if (!try_parse_number(text, v))
-    throw ConfigError(what + ": expected a non-negative integer, got '" + std::string(text) +
-                      "'");
+    throw ConfigError(what + ": expected a non-negative integer, got '" + std::string(text) + "'");
   return v;
 }
 

@@ -60,7 +60,8 @@ CsrGraph<Ordinal, Kokkos::HostSpace> undirected(ExecutionSpace const &space,
 }
 
 /// Degree summary of the undirected simple graph \p u.
-template <class Ordinal> DegreeSummary degree_summary(CsrGraph<Ordinal, Kokkos::HostSpace> const &u) {
+template <class Ordinal>
+DegreeSummary degree_summary(CsrGraph<Ordinal, Kokkos::HostSpace> const &u) {
   DegreeSummary d;
   const std::int64_t n = u.num_nodes();
   if (n == 0)
@@ -77,8 +78,8 @@ template <class Ordinal> DegreeSummary degree_summary(CsrGraph<Ordinal, Kokkos::
     d.median = upper;
   else
     d.median =
-        0.5 * (static_cast<double>(*std::max_element(degree.begin(), degree.begin() + n / 2)) +
-               upper);
+        0.5 *
+        (static_cast<double>(*std::max_element(degree.begin(), degree.begin() + n / 2)) + upper);
   return d;
 }
 
@@ -208,8 +209,7 @@ void multi_label_stats(ExecutionSpace const &space, Dataset<Ordinal> const &data
       },
       jaccard_sum, edges);
   s.num_labelled_edges = edges;
-  s.label_jaccard_homophily =
-      edges > 0 ? jaccard_sum / static_cast<double>(edges) : nan;
+  s.label_jaccard_homophily = edges > 0 ? jaccard_sum / static_cast<double>(edges) : nan;
 }
 
 } // namespace stats_detail

@@ -50,7 +50,7 @@ struct GraphStats {
   std::int64_t num_isolated = 0;   ///< nodes without any non-self-loop edge
   std::int64_t num_components = 0; ///< connected components (isolated nodes count as one each)
   std::int64_t largest_component = 0;
-  int num_classes = 0;   ///< classes, or tasks of multi-label data
+  int num_classes = 0; ///< classes, or tasks of multi-label data
   bool multilabel = false;
   /// Nodes with a class, or with at least one known target (multi-label).
   std::int64_t num_labelled = 0;

@@ -44,7 +44,6 @@
 
 namespace ttgnn {
 
-
 namespace detail {
 
 /// out = z + the first z.extent(0) rows of h (residual of GnnModel; a free function because

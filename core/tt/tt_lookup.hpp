@@ -35,7 +35,6 @@
 
 namespace ttgnn {
 
-
 /// \brief Buffers and the batch plan (grouping, prefix products) kept between a forward call
 /// and the backward call of the same batch. Reuse one per embedding to avoid reallocation.
 template <class Scalar, class ExecutionSpace> class TtLookupWorkspace {

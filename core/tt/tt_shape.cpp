@@ -235,8 +235,8 @@ std::int64_t check_row_factors(std::vector<std::int64_t> const &n_factors, std::
   const int k = static_cast<int>(n_factors.size());
   if (k < min_cores || k > max_tt_cores)
     throw ConfigError(who + ": TT row factors must have " + std::to_string(min_cores) + " to " +
-                      std::to_string(max_tt_cores) + " entries (got " + std::to_string(k) +
-                      ": " + text + ")");
+                      std::to_string(max_tt_cores) + " entries (got " + std::to_string(k) + ": " +
+                      text + ")");
   std::int64_t rows = 1;
   for (std::int64_t f : n_factors) {
     if (f < 1 || f > std::numeric_limits<std::int32_t>::max())

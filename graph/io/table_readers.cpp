@@ -12,7 +12,6 @@
 
 namespace ttgnn::io {
 
-
 namespace {
 
 /// Splits an edge line into its two id tokens; false when it has not exactly two.

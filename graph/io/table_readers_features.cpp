@@ -15,7 +15,6 @@
 
 namespace ttgnn::io {
 
-
 namespace {
 
 using Host = Kokkos::DefaultHostExecutionSpace;

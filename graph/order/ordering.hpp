@@ -33,7 +33,6 @@
 
 namespace ttgnn {
 
-
 /// \brief What to compute.
 struct OrderingOptions {
   OrderMethod method = OrderMethod::original;

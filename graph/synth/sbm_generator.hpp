@@ -171,8 +171,8 @@ struct SbmWriteOptions {
   /// Lines per gzip member / parallel block of the edge, label and split files (feature
   /// files use about the same bytes per block). Changes only the file's internal chunking.
   std::int64_t block_lines = 1 << 19;
-  /// tasks > 0: raw/node-label.csv holds T binary columns (graph/synth/sbm_multilabel.hpp) instead of
-  /// the class, and meta.csv says multi-label, ROC-AUC (the layout of ogbn-proteins).
+  /// tasks > 0: raw/node-label.csv holds T binary columns (graph/synth/sbm_multilabel.hpp) instead
+  /// of the class, and meta.csv says multi-label, ROC-AUC (the layout of ogbn-proteins).
   SbmMultilabelOptions multilabel;
   /// K > 0: raw/edge-feat.csv with K features per edge (uniform in [0, 1), 3 decimals, seeded;
   /// not informative: they give ogbn-proteins' file layout only).

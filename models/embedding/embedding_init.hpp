@@ -11,11 +11,12 @@
 /// original order stores no map, graph/order/ordering.hpp).
 ///
 /// Spectral vectors: the largest eigenvectors of D^-1/2 A D^-1/2 of the graph
-/// (graph/spectral/spectral_embedding.hpp). Eigenvalue 1 has one eigenvector per connected component
-/// (D^1/2 1_C, constant up to the degree on the component); on a graph with many components
-/// (Cora has 78) they would fill every column and carry no structure. So, by default, only the
-/// largest component's vector is kept and the next d - 1 columns are the leading non-trivial
-/// eigenvectors (d + c - 1 pairs are computed). Column j is scaled by |lambda_j|^exponent.
+/// (graph/spectral/spectral_embedding.hpp). Eigenvalue 1 has one eigenvector per connected
+/// component (D^1/2 1_C, constant up to the degree on the component); on a graph with many
+/// components (Cora has 78) they would fill every column and carry no structure. So, by default,
+/// only the largest component's vector is kept and the next d - 1 columns are the leading
+/// non-trivial eigenvectors (d + c - 1 pairs are computed). Column j is scaled by
+/// |lambda_j|^exponent.
 ///
 /// Scale: the table is multiplied so that the root-mean-square entry over the rows of real
 /// nodes is `init_std` (torch.nn.Embedding's N(0, 1) is init_std = 1). Gaussian TT cores get
@@ -35,7 +36,6 @@
 #include <vector>
 
 namespace ttgnn {
-
 
 /// \brief Settings of the initial table.
 struct EmbeddingInitOptions {

@@ -1,7 +1,8 @@
 #ifndef TTGNN_MODELS_EMBEDDING_INIT_METHOD_HPP
 #define TTGNN_MODELS_EMBEDDING_INIT_METHOD_HPP
 /// \file init_method.hpp
-/// \brief The initialisation schemes of embedding tables, by name (embedding_init.hpp computes them).
+/// \brief The initialisation schemes of embedding tables, by name (embedding_init.hpp computes
+/// them).
 
 #include <string>
 

@@ -44,8 +44,8 @@ struct MinibatchInputOptions {
   std::int64_t tt_rank = 8;       ///< uniform TT rank
   std::vector<std::int64_t> tt_n; ///< row factors (empty: balanced, 3 cores)
   std::vector<std::int64_t> tt_d; ///< column factors (empty: balanced)
-  std::string init = "ortho";     ///< gaussian, ortho or spectral (models/embedding/embedding_init.hpp)
-  double init_std = 1.0;          ///< root-mean-square entry of the initial table
+  std::string init = "ortho"; ///< gaussian, ortho or spectral (models/embedding/embedding_init.hpp)
+  double init_std = 1.0;      ///< root-mean-square entry of the initial table
   std::uint64_t seed = 0;
 };
 
@@ -133,9 +133,9 @@ public:
                                                          rows.extent(0));
       Kokkos::deep_copy(space, rows_, rows);
     }
-    // Initial values from models/embedding/embedding_init.hpp (node v at its row), like the full-batch
-    // trainer: gaussian, ortho or spectral, entries of root-mean-square o.init_std. An empty
-    // row map is the identity there too: no N-entry array is built.
+    // Initial values from models/embedding/embedding_init.hpp (node v at its row), like the
+    // full-batch trainer: gaussian, ortho or spectral, entries of root-mean-square o.init_std. An
+    // empty row map is the identity there too: no N-entry array is built.
     const Kokkos::View<const std::int64_t *, Kokkos::HostSpace> node_rows = rows;
     EmbeddingInitOptions init;
     init.method = parse_init_method(o.init);

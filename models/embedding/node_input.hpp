@@ -30,7 +30,6 @@
 
 namespace ttgnn {
 
-
 namespace detail {
 
 // Kernels of NodeInput as free functions (CUDA forbids extended lambdas in private members).

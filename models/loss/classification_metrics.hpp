@@ -21,7 +21,6 @@
 
 namespace ttgnn {
 
-
 /// \brief ROC-AUC of one task by ranks (Mann-Whitney U): (sum of the positives' ranks -
 /// P(P+1)/2) / (P N), tied scores sharing their average rank (= sklearn's roc_auc_score,
 /// which counts a tied positive/negative pair as 1/2). \p items are (score, 0/1) pairs,

@@ -2,7 +2,8 @@
 #define TTGNN_MODELS_LOSS_NODE_METRIC_HPP
 /// \file node_metric.hpp
 /// \brief The evaluators of node classification by name, as OGB names them ("acc", "rocauc",
-/// "f1_micro", "f1_macro"), and which one a dataset uses (classification_metrics.hpp computes them).
+/// "f1_micro", "f1_macro"), and which one a dataset uses (classification_metrics.hpp computes
+/// them).
 
 #include "core/error.hpp"
 

@@ -1,4 +1,5 @@
-// Order -> input -> model -> train (full batch or mini-batch) -> outputs (models/pipeline/pipeline.hpp).
+// Order -> input -> model -> train (full batch or mini-batch) -> outputs
+// (models/pipeline/pipeline.hpp).
 #include "models/pipeline/pipeline.hpp"
 
 #include "core/runtime/byte_ledger.hpp"
@@ -266,9 +267,9 @@ NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_
 /// The targets of \p data on the device: classes, or multi-label tasks scored by \p metric.
 NodeTargets<Space> device_targets(Dataset<std::int32_t> const &data, NodeMetric metric) {
   if (data.is_multilabel())
-    return NodeTargets<Space>(
-        Kokkos::create_mirror_view_and_copy(Mem(), data.multilabels, "ttgnn::pipeline::multilabels"),
-        metric);
+    return NodeTargets<Space>(Kokkos::create_mirror_view_and_copy(Mem(), data.multilabels,
+                                                                  "ttgnn::pipeline::multilabels"),
+                              metric);
   return NodeTargets<Space>(
       Kokkos::create_mirror_view_and_copy(Mem(), data.labels, "ttgnn::pipeline::labels"));
 }

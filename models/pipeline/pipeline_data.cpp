@@ -1,5 +1,5 @@
-// The data end of the pipeline (models/pipeline/pipeline.hpp): settings checks, split choice, loading,
-// feature normalisation, the data fingerprint of checkpoints.
+// The data end of the pipeline (models/pipeline/pipeline.hpp): settings checks, split choice,
+// loading, feature normalisation, the data fingerprint of checkpoints.
 #include "models/pipeline/pipeline.hpp"
 
 #include "core/io/checksum.hpp"

@@ -34,7 +34,6 @@ std::string list_text(std::vector<std::int64_t> const &v) {
   return s;
 }
 
-
 /// Writes (Writer) or reads (Reader) one field per key: the one list of keys both use.
 template <class Io> void visit(RunConfig &c, Io &io) {
   io("dataset", c.data.dataset);

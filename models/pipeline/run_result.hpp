@@ -1,9 +1,9 @@
 #ifndef TTGNN_MODELS_RUN_RESULT_HPP
 #define TTGNN_MODELS_RUN_RESULT_HPP
 /// \file run_result.hpp
-/// \brief What one run of the pipeline (models/pipeline/pipeline.hpp) gives, full batch or mini-batch:
-/// the history, the selected epoch's scores, sizes (with the one definition of compression),
-/// timings and peak memory.
+/// \brief What one run of the pipeline (models/pipeline/pipeline.hpp) gives, full batch or
+/// mini-batch: the history, the selected epoch's scores, sizes (with the one definition of
+/// compression), timings and peak memory.
 
 #include "core/runtime/memory_breakdown.hpp"
 #include "core/tt/tt_shape.hpp"

@@ -2,8 +2,8 @@
 #define TTGNN_MODELS_FULL_BATCH_TRAINER_HPP
 /// \file full_batch_trainer.hpp
 /// \brief Full-batch training of a GnnModel over a NodeInput on one graph operator: the
-/// training skeleton (models/train/training_loop.hpp: selection, early stopping, schedule, non-finite
-/// stops, checkpoints) over the whole graph (models/train/whole_graph_source.hpp).
+/// training skeleton (models/train/training_loop.hpp: selection, early stopping, schedule,
+/// non-finite stops, checkpoints) over the whole graph (models/train/whole_graph_source.hpp).
 ///
 /// Every epoch: one training step (training mode, loss on the training nodes, backward into the
 /// GNN and the embedding, one Adam/AdamW step each: the GNN's optimizer is the loop's, the

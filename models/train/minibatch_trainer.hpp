@@ -5,8 +5,8 @@
 /// ogbn-papers100M recipe of METHOD.md §4): each epoch shuffles the training nodes (seeded),
 /// cuts them into batches, samples one block per layer (graph/neighbor_sampler.hpp), runs
 /// SampledSage forward/backward on the blocks with only the batch's input rows gathered or
-/// looked up (models/embedding/minibatch_input.hpp), and steps Adam/AdamW on the GNN and the embedding's
-/// own optimizer. Evaluation is layer-wise full-neighbour inference over all nodes
+/// looked up (models/embedding/minibatch_input.hpp), and steps Adam/AdamW on the GNN and the
+/// embedding's own optimizer. Evaluation is layer-wise full-neighbour inference over all nodes
 /// (models/train/layerwise_inference.hpp: the input rows are produced per chunk, never as an N x d
 /// matrix), or inference of the valid and/or test nodes only from their L-hop neighbourhoods
 /// (models/train/subset_inference.hpp: exact with all neighbours, or sampled with eval_fanouts).
@@ -54,7 +54,6 @@
 #include <vector>
 
 namespace ttgnn {
-
 
 /// \brief Settings of train_minibatch: those of every trainer (TrainOptions: epochs, optimizer,
 /// learning rates and weight decays of the GNN and of the embedding, schedule, patience,
@@ -116,8 +115,8 @@ struct MinibatchTrainOptions : TrainOptions {
 };
 
 /// \brief Result of train_minibatch: the history and selected scores of the training loop
-/// (models/train/training_loop.hpp; the records carry batches, sampling time, sampled edges and input
-/// rows; TrainResult gives the median epoch and evaluation times), and what the run measured.
+/// (models/train/training_loop.hpp; the records carry batches, sampling time, sampled edges and
+/// input rows; TrainResult gives the median epoch and evaluation times), and what the run measured.
 struct MinibatchResult : TrainResult {
   std::int64_t gnn_params = 0, embedding_params = 0;
   double compression = 0;             ///< embedding compression (0 without an embedding)
@@ -126,8 +125,8 @@ struct MinibatchResult : TrainResult {
   std::string metric = "acc";         ///< the metric of the *_acc fields
   double batch_time_s = 0;            ///< median over all batches of all epochs
   double peak_rss_mb = 0;
-  /// Peak RSS and what the run held, by part (core/runtime/memory_breakdown.hpp): graph (CSR and the
-  /// evaluation operator), features, table or TT cores, optimizer moments, GNN parameters,
+  /// Peak RSS and what the run held, by part (core/runtime/memory_breakdown.hpp): graph (CSR and
+  /// the evaluation operator), features, table or TT cores, optimizer moments, GNN parameters,
   /// activations (the largest training-batch workspace of the model, its largest input
   /// rows, the loss and input gradients and the input's lookup buffers), sampler (scratch and
   /// largest batch), evaluation (largest N x width matrices and chunk buffers, the evaluation

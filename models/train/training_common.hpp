@@ -24,7 +24,6 @@
 
 namespace ttgnn {
 
-
 /// \brief Adam / AdamW whose step count can be restored (resume from a checkpoint).
 template <class Scalar, class ExecutionSpace>
 class TrainerAdam : public Adam<Scalar, ExecutionSpace> {
@@ -187,7 +186,6 @@ inline bool checkpoint_exists(std::string const &path) {
     std::fclose(f);
   return f != nullptr;
 }
-
 
 } // namespace ttgnn
 

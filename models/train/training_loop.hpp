@@ -129,9 +129,7 @@ public:
   }
 
   TrainOptions const &options() const { return options_; }
-  double embedding_lr() const {
-    return options_.resolved_embedding_lr();
-  }
+  double embedding_lr() const { return options_.resolved_embedding_lr(); }
 
   /// \brief Trains over \p source (resuming first when asked and a checkpoint exists), then
   /// restores the selected parameters (keep_best). Returns the history and the selected scores.

@@ -681,8 +681,8 @@ std::vector<char> file_bytes(std::string const &path) {
   return b;
 }
 
-/// The original order stores no node -> row map (graph/order/ordering.hpp implicit_identity): no row
-/// map and no output order must train exactly as the explicit identity maps, and leave no
+/// The original order stores no node -> row map (graph/order/ordering.hpp implicit_identity): no
+/// row map and no output order must train exactly as the explicit identity maps, and leave no
 /// N-entry array in the memory report.
 template <class ExecutionSpace> void check_identity_rows() {
   ExecutionSpace space;
