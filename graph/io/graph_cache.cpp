@@ -17,6 +17,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <optional>
 
 namespace ttgnn {
 
@@ -127,6 +128,163 @@ template <class Ordinal> std::string check_structure(Dataset<Ordinal> const &d) 
   return "";
 }
 
+/// Why a cache file is not used: its status (never hit) and the reason.
+struct Rejection {
+  CacheStatus status;
+  std::string reason;
+};
+using MaybeRejection = std::optional<Rejection>;
+
+/// What the header holds after the key: the dataset's names and the array sizes.
+struct Header {
+  std::string name, split_name;
+  Sizes sizes{};
+};
+
+/// Reads the header (magic, version, node id width, key, names, sizes) through \p in; a
+/// rejection when it is short, another version or width, or made for another key.
+template <class Ordinal>
+MaybeRejection read_header(HeaderReader &in, std::uint64_t file_size, std::string const &key,
+                           Header &h) {
+  const Rejection short_header{CacheStatus::truncated, "shorter than its header"};
+  char m[8];
+  std::uint32_t ver = 0, ordinal_bytes = 0;
+  if (!in.get(m, sizeof m))
+    return short_header;
+  if (std::memcmp(m, magic, sizeof magic) != 0)
+    return Rejection{CacheStatus::corrupt, "bad magic"};
+  if (!in.get(&ver, sizeof ver) || !in.get(&ordinal_bytes, sizeof ordinal_bytes))
+    return short_header;
+  if (ver != version)
+    return Rejection{CacheStatus::stale, "cache format version " + std::to_string(ver)};
+  if (ordinal_bytes != sizeof(Ordinal))
+    return Rejection{CacheStatus::stale, "written for another node id width"};
+  std::string stored_key;
+  if (!in.get_string(stored_key, file_size) || !in.get_string(h.name, file_size) ||
+      !in.get_string(h.split_name, file_size))
+    return short_header;
+  if (stored_key != key)
+    return Rejection{CacheStatus::stale, "made from other sources or options"};
+  if (!in.get(&h.sizes, sizeof h.sizes))
+    return short_header;
+  return std::nullopt;
+}
+
+/// A rejection (corrupt) when a size in the header is negative, larger than the file, or
+/// disagrees with the node count.
+MaybeRejection check_sizes(Sizes const &z, std::uint64_t file_size) {
+  const std::int64_t limit = static_cast<std::int64_t>(file_size);
+  for (std::int64_t v :
+       {z.nodes, z.arcs, z.labels, z.feat_rows, z.feat_cols, z.years, z.train, z.valid, z.test})
+    if (v < 0 || v > limit)
+      return Rejection{CacheStatus::corrupt, "implausible sizes in the header"};
+  const bool sparse = z.feat_nnz >= 0;
+  if ((z.labels != 0 && z.labels != z.nodes) || (z.years != 0 && z.years != z.nodes) ||
+      (z.feat_rows != 0 && z.feat_rows != z.nodes) || z.classes < 0 || z.classes > limit ||
+      (z.feat_rows > 0 && !sparse && z.feat_cols > limit / z.feat_rows) || z.feat_nnz > limit ||
+      z.feat_cols > std::numeric_limits<std::int32_t>::max())
+    return Rejection{CacheStatus::corrupt, "inconsistent sizes in the header"};
+  return std::nullopt;
+}
+
+/// The arrays of \p d in file order; \p sparse: the features are sparse rows.
+template <class Ordinal> std::vector<Section> sections_of(Dataset<Ordinal> const &d, bool sparse) {
+  std::vector<Section> sections{section(d.graph.row_map), section(d.graph.entries),
+                                section(d.labels)};
+  if (sparse) {
+    SparseFeatures const &x = d.sparse_features;
+    sections.insert(sections.end(), {section(x.row_map), section(x.cols), section(x.values)});
+  } else {
+    sections.push_back(section(d.features));
+  }
+  sections.insert(sections.end(),
+                  {section(d.node_year), section(d.train), section(d.valid), section(d.test)});
+  return sections;
+}
+
+/// Allocates (uninitialised) the arrays of \p d with the sizes \p z.
+template <class Ordinal> void allocate_arrays(Sizes const &z, Dataset<Ordinal> &d) {
+  auto alloc = [](auto &v, char const *label, auto... extents) {
+    using V = std::decay_t<decltype(v)>;
+    v = V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), extents...);
+  };
+  alloc(d.graph.row_map, "ttgnn::load::row_map", z.nodes + 1);
+  alloc(d.graph.entries, "ttgnn::load::entries", z.arcs);
+  alloc(d.labels, "ttgnn::load::labels", z.labels);
+  alloc(d.node_year, "ttgnn::load::node_year", z.years);
+  alloc(d.train, "ttgnn::load::train", z.train);
+  alloc(d.valid, "ttgnn::load::valid", z.valid);
+  alloc(d.test, "ttgnn::load::test", z.test);
+  if (z.feat_nnz >= 0) {
+    SparseFeatures &x = d.sparse_features;
+    x.num_cols = z.feat_cols;
+    alloc(x.row_map, "ttgnn::load::features_row_map", z.feat_rows + 1);
+    alloc(x.cols, "ttgnn::load::features_cols", z.feat_nnz);
+    alloc(x.values, "ttgnn::load::features_values", z.feat_nnz);
+  } else {
+    alloc(d.features, "ttgnn::load::features", z.feat_rows, z.feat_cols);
+  }
+}
+
+/// Reads \p sections from \p fd after the \p header bytes and checks the trailing checksum; a
+/// rejection when the file is not exactly as long as the sections say, ends early or its
+/// checksum differs.
+MaybeRejection read_sections(int fd, std::string const &header,
+                             std::vector<Section> const &sections, std::uint64_t file_size) {
+  std::uint64_t expected = header.size() + sizeof(std::uint64_t);
+  for (auto const &s : sections)
+    expected += s.bytes;
+  if (expected != file_size)
+    return Rejection{CacheStatus::truncated, std::to_string(file_size) +
+                                                 " bytes where the header says " +
+                                                 std::to_string(expected)};
+  // each section read in blocks by several threads (pread), each block hashed as it arrives
+  std::uint64_t sum = checksum64(header.data(), header.size(), 0);
+  off_t offset = static_cast<off_t>(header.size());
+  for (auto const &s : sections) {
+    auto *base = static_cast<char *>(s.data);
+    const auto read_at = [&](std::size_t begin, std::size_t len) {
+      return read_fully(fd, base + begin, len, offset + static_cast<off_t>(begin));
+    };
+    if (!parallel_fill_checksum64(s.data, s.bytes, sum, read_at, sum))
+      return Rejection{CacheStatus::truncated, "data end early"};
+    offset += static_cast<off_t>(s.bytes);
+  }
+  std::uint64_t stored_sum = 0;
+  if (!read_fully(fd, reinterpret_cast<char *>(&stored_sum), sizeof stored_sum, offset))
+    return Rejection{CacheStatus::truncated, "checksum missing"};
+  if (stored_sum != sum)
+    return Rejection{CacheStatus::corrupt, "checksum mismatch"};
+  return std::nullopt;
+}
+
+/// Reads the cache file \p file (of \p file_size bytes) written for \p key into \p d.
+template <class Ordinal>
+MaybeRejection read_cache_file(std::FILE *file, std::uint64_t file_size, std::string const &key,
+                               Dataset<Ordinal> &d) {
+  HeaderReader in{file, {}};
+  Header h;
+  if (auto no = read_header<Ordinal>(in, file_size, key, h))
+    return no;
+  if (auto no = check_sizes(h.sizes, file_size))
+    return no;
+  const bool sparse = h.sizes.feat_nnz >= 0;
+  allocate_arrays(h.sizes, d);
+  if (auto no = read_sections(::fileno(file), in.bytes, sections_of(d, sparse), file_size))
+    return no;
+  if (sparse)
+    if (std::string bad = check_sparse_features(Kokkos::DefaultHostExecutionSpace(),
+                                                d.sparse_features, h.sizes.feat_rows);
+        !bad.empty())
+      return Rejection{CacheStatus::corrupt, bad};
+  d.name = h.name;
+  d.split_name = h.split_name;
+  d.num_classes = static_cast<int>(h.sizes.classes);
+  if (std::string bad = check_structure(d); !bad.empty())
+    return Rejection{CacheStatus::corrupt, bad};
+  return std::nullopt;
+}
+
 } // namespace
 
 char const *to_string(CacheStatus status) {
@@ -186,101 +344,9 @@ CacheStatus read_graph_cache(std::string const &path, std::string const &key, Da
   FileCloser file{std::fopen(path.c_str(), "rb")};
   if (ec || !file.f)
     return why(CacheStatus::missing, "cannot open the cache file");
-  HeaderReader in{file.f, {}};
-  char m[8];
-  std::uint32_t ver = 0, ordinal_bytes = 0;
-  if (!in.get(m, 8))
-    return why(CacheStatus::truncated, "shorter than its header");
-  if (std::memcmp(m, magic, 8) != 0)
-    return why(CacheStatus::corrupt, "bad magic");
-  if (!in.get(&ver, 4) || !in.get(&ordinal_bytes, 4))
-    return why(CacheStatus::truncated, "shorter than its header");
-  if (ver != version)
-    return why(CacheStatus::stale, "cache format version " + std::to_string(ver));
-  if (ordinal_bytes != sizeof(Ordinal))
-    return why(CacheStatus::stale, "written for another node id width");
-  std::string stored_key, name, split_name;
-  if (!in.get_string(stored_key, file_size) || !in.get_string(name, file_size) ||
-      !in.get_string(split_name, file_size))
-    return why(CacheStatus::truncated, "shorter than its header");
-  if (stored_key != key)
-    return why(CacheStatus::stale, "made from other sources or options");
-  Sizes z{};
-  if (!in.get(&z, sizeof z))
-    return why(CacheStatus::truncated, "shorter than its header");
-  const std::int64_t limit = static_cast<std::int64_t>(file_size);
-  for (std::int64_t v :
-       {z.nodes, z.arcs, z.labels, z.feat_rows, z.feat_cols, z.years, z.train, z.valid, z.test})
-    if (v < 0 || v > limit)
-      return why(CacheStatus::corrupt, "implausible sizes in the header");
-  const bool sparse = z.feat_nnz >= 0;
-  if ((z.labels != 0 && z.labels != z.nodes) || (z.years != 0 && z.years != z.nodes) ||
-      (z.feat_rows != 0 && z.feat_rows != z.nodes) || z.classes < 0 || z.classes > limit ||
-      (z.feat_rows > 0 && !sparse && z.feat_cols > limit / z.feat_rows) || z.feat_nnz > limit ||
-      z.feat_cols > std::numeric_limits<std::int32_t>::max())
-    return why(CacheStatus::corrupt, "inconsistent sizes in the header");
-
   Dataset<Ordinal> d;
-  auto alloc = [](auto &v, char const *label, auto... extents) {
-    using V = std::decay_t<decltype(v)>;
-    v = V(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), extents...);
-  };
-  alloc(d.graph.row_map, "ttgnn::load::row_map", z.nodes + 1);
-  alloc(d.graph.entries, "ttgnn::load::entries", z.arcs);
-  alloc(d.labels, "ttgnn::load::labels", z.labels);
-  alloc(d.node_year, "ttgnn::load::node_year", z.years);
-  alloc(d.train, "ttgnn::load::train", z.train);
-  alloc(d.valid, "ttgnn::load::valid", z.valid);
-  alloc(d.test, "ttgnn::load::test", z.test);
-  std::vector<Section> sections{section(d.graph.row_map), section(d.graph.entries),
-                                section(d.labels)};
-  if (sparse) {
-    SparseFeatures &x = d.sparse_features;
-    x.num_cols = z.feat_cols;
-    alloc(x.row_map, "ttgnn::load::features_row_map", z.feat_rows + 1);
-    alloc(x.cols, "ttgnn::load::features_cols", z.feat_nnz);
-    alloc(x.values, "ttgnn::load::features_values", z.feat_nnz);
-    sections.insert(sections.end(), {section(x.row_map), section(x.cols), section(x.values)});
-  } else {
-    alloc(d.features, "ttgnn::load::features", z.feat_rows, z.feat_cols);
-    sections.push_back(section(d.features));
-  }
-  sections.insert(sections.end(),
-                  {section(d.node_year), section(d.train), section(d.valid), section(d.test)});
-  std::uint64_t expected = in.bytes.size() + sizeof(std::uint64_t);
-  for (auto const &s : sections)
-    expected += s.bytes;
-  if (expected != file_size)
-    return why(CacheStatus::truncated, std::to_string(file_size) + " bytes where the header says " +
-                                           std::to_string(expected));
-  // each section read in blocks by several threads (pread), each block hashed as it arrives
-  std::uint64_t sum = checksum64(in.bytes.data(), in.bytes.size(), 0);
-  const int fd = ::fileno(file.f);
-  off_t offset = static_cast<off_t>(in.bytes.size());
-  for (auto const &s : sections) {
-    auto *base = static_cast<char *>(s.data);
-    const auto read_at = [&](std::size_t begin, std::size_t len) {
-      return read_fully(fd, base + begin, len, offset + static_cast<off_t>(begin));
-    };
-    if (!parallel_fill_checksum64(s.data, s.bytes, sum, read_at, sum))
-      return why(CacheStatus::truncated, "data end early");
-    offset += static_cast<off_t>(s.bytes);
-  }
-  std::uint64_t stored_sum = 0;
-  if (!read_fully(fd, reinterpret_cast<char *>(&stored_sum), 8, offset))
-    return why(CacheStatus::truncated, "checksum missing");
-  if (stored_sum != sum)
-    return why(CacheStatus::corrupt, "checksum mismatch");
-  if (sparse)
-    if (std::string bad = check_sparse_features(Kokkos::DefaultHostExecutionSpace(),
-                                                d.sparse_features, z.feat_rows);
-        !bad.empty())
-      return why(CacheStatus::corrupt, bad);
-  d.name = name;
-  d.split_name = split_name;
-  d.num_classes = static_cast<int>(z.classes);
-  if (std::string bad = check_structure(d); !bad.empty())
-    return why(CacheStatus::corrupt, bad);
+  if (auto no = read_cache_file(file.f, file_size, key, d))
+    return why(no->status, no->reason);
   out = std::move(d);
   return CacheStatus::hit;
 }
@@ -290,10 +356,10 @@ void write_graph_cache(std::string const &path, std::string const &key, Dataset<
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
   std::string header;
-  put(header, magic, 8);
+  put(header, magic, sizeof magic);
   const std::uint32_t ordinal_bytes = sizeof(Ordinal);
-  put(header, &version, 4);
-  put(header, &ordinal_bytes, 4);
+  put(header, &version, sizeof version);
+  put(header, &ordinal_bytes, sizeof ordinal_bytes);
   put_string(header, key);
   put_string(header, d.name);
   put_string(header, d.split_name);
@@ -311,15 +377,7 @@ void write_graph_cache(std::string const &path, std::string const &key, Dataset<
                 static_cast<std::int64_t>(d.valid.extent(0)),
                 static_cast<std::int64_t>(d.test.extent(0))};
   put(header, &z, sizeof z);
-  std::vector<Section> sections{section(d.graph.row_map), section(d.graph.entries),
-                                section(d.labels)};
-  if (sparse) {
-    sections.insert(sections.end(), {section(x.row_map), section(x.cols), section(x.values)});
-  } else {
-    sections.push_back(section(d.features));
-  }
-  sections.insert(sections.end(),
-                  {section(d.node_year), section(d.train), section(d.valid), section(d.test)});
+  const std::vector<Section> sections = sections_of(d, sparse);
   AtomicFileWriter out(path); // a temporary file next to path, renamed by commit()
   out.write(header.data(), header.size());
   std::uint64_t sum = checksum64(header.data(), header.size(), 0);
@@ -327,15 +385,43 @@ void write_graph_cache(std::string const &path, std::string const &key, Dataset<
     out.write(s.data, s.bytes);
     sum = parallel_checksum64(s.data, s.bytes, sum);
   }
-  out.write(&sum, 8);
+  out.write(&sum, sizeof sum);
   out.commit();
+}
+
+template <class Ordinal>
+Dataset<Ordinal> load_with_cache(CacheRequest const &request, LoadInfo &info,
+                                 std::function<Dataset<Ordinal>()> const &load,
+                                 std::function<void(Dataset<Ordinal> &)> const &on_hit) {
+  if (request.cache_dir.empty())
+    return load();
+  const std::string key = request.identity + file_fingerprint(request.sources);
+  info.cache_path = graph_cache_path(request.cache_dir, request.identity, request.name);
+  Dataset<Ordinal> d;
+  info.cache = read_graph_cache(info.cache_path, key, d, &info.cache_detail);
+  if (info.cache == CacheStatus::hit) {
+    if (on_hit)
+      on_hit(d);
+    return d;
+  }
+  d = load();
+  try {
+    write_graph_cache(info.cache_path, key, d);
+    info.cache_written = true;
+  } catch (InputError const &err) {
+    info.cache_detail = err.what();
+  }
+  return d;
 }
 
 #define TTGNN_INSTANTIATE_CACHE(ORDINAL)                                                           \
   template CacheStatus read_graph_cache<ORDINAL>(std::string const &, std::string const &,         \
                                                  Dataset<ORDINAL> &, std::string *);               \
   template void write_graph_cache<ORDINAL>(std::string const &, std::string const &,               \
-                                           Dataset<ORDINAL> const &);
+                                           Dataset<ORDINAL> const &);                              \
+  template Dataset<ORDINAL> load_with_cache<ORDINAL>(                                              \
+      CacheRequest const &, LoadInfo &, std::function<Dataset<ORDINAL>()> const &,                 \
+      std::function<void(Dataset<ORDINAL> &)> const &);
 TTGNN_INSTANTIATE_CACHE(std::int32_t)
 TTGNN_INSTANTIATE_CACHE(std::int64_t)
 

@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,25 @@ CacheStatus read_graph_cache(std::string const &path, std::string const &key, Da
 template <class Ordinal>
 void write_graph_cache(std::string const &path, std::string const &key,
                        Dataset<Ordinal> const &data);
+
+/// \brief Where a loader's cache entry lives and what it is made from.
+struct CacheRequest {
+  std::string cache_dir;            ///< the cache folder ("" = no cache)
+  std::string identity;             ///< names the entry (see graph_cache_path)
+  std::string name;                 ///< the dataset's name, the start of the file name
+  std::vector<std::string> sources; ///< the files whose fingerprint completes the key
+};
+
+/// \brief Loads a dataset through the cache of \p request. With no cache folder: returns
+/// \p load(). Otherwise reads the cache file (key: identity + file_fingerprint(sources)) into
+/// \p info (cache, cache_path, cache_detail); on a hit calls \p on_hit (when set) on the cached
+/// dataset and returns it without calling \p load; else returns \p load() after writing it to
+/// the cache (cache_written, or the write error in cache_detail: a cache that cannot be
+/// written does not fail the load).
+template <class Ordinal>
+Dataset<Ordinal> load_with_cache(CacheRequest const &request, LoadInfo &info,
+                                 std::function<Dataset<Ordinal>()> const &load,
+                                 std::function<void(Dataset<Ordinal> &)> const &on_hit = {});
 
 } // namespace ttgnn
 

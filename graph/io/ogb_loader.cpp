@@ -177,74 +177,75 @@ void load_multilabels(OgbFiles const &files, std::int64_t n, Dataset<Ordinal> &d
   Kokkos::deep_copy(d.labels, -1);
 }
 
-} // namespace
-
-std::string find_ogb_file(std::string const &dir, std::string const &name) {
-  return find_with_ext(fs::path(dir) / "raw" / name);
+/// Whether the CSR holds both directions of every edge: the option, or meta.csv's
+/// add_inverse_edge / is_directed for Edges::from_meta (see LoadOptions::edges).
+bool symmetrize_edges(std::map<std::string, std::string> const &meta, LoadOptions const &options) {
+  if (options.edges != LoadOptions::Edges::from_meta)
+    return options.edges == LoadOptions::Edges::symmetrize;
+  bool inverse = true, directed = false;
+  const bool has_inverse = truthy(meta, "add_inverse_edge", inverse);
+  const bool has_directed = truthy(meta, "is_directed", directed);
+  return !(has_inverse && !inverse && has_directed && directed);
 }
 
+/// What names the cache entry: the canonical folder and every option that shapes the result.
 template <class Ordinal>
-Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, LoadInfo *info) {
-  const auto start = std::chrono::steady_clock::now();
-  LoadInfo local;
-  LoadInfo &li = info ? *info : local;
-  li = LoadInfo{};
-  const OgbFiles files = locate(dir, options);
-  const auto meta =
-      files.meta.empty() ? std::map<std::string, std::string>{} : io::read_key_values(files.meta);
-  bool symmetrize = true;
-  if (options.edges == LoadOptions::Edges::from_meta) {
-    bool inverse = true, directed = false;
-    const bool has_inverse = truthy(meta, "add_inverse_edge", inverse);
-    const bool has_directed = truthy(meta, "is_directed", directed);
-    symmetrize = !(has_inverse && !inverse && has_directed && directed);
-  } else {
-    symmetrize = options.edges == LoadOptions::Edges::symmetrize;
-  }
-  li.symmetrized = symmetrize;
+std::string cache_identity(std::string const &dir, LoadOptions const &options, bool symmetrize) {
+  return "ttgnn ogb dataset\ndir " + fs::canonical(dir).string() + "\nordinal " +
+         std::to_string(sizeof(Ordinal)) + "\nsymmetrize " + std::to_string(symmetrize) +
+         "\nself_loops " + std::to_string(options.self_loops) + "\nfeatures " +
+         std::to_string(options.features) + "\nfeature_layout " +
+         to_string(options.feature_layout) + "\nsplit " + options.split + "\n";
+}
 
-  const std::string name = dataset_name(dir, meta);
-  Dataset<Ordinal> d;
-  std::string key;
-  auto finish = [&] {
-    li.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  if (!options.cache_dir.empty()) {
-    const std::string identity =
-        "ttgnn ogb dataset\ndir " + fs::canonical(dir).string() + "\nordinal " +
-        std::to_string(sizeof(Ordinal)) + "\nsymmetrize " + std::to_string(symmetrize) +
-        "\nself_loops " + std::to_string(options.self_loops) + "\nfeatures " +
-        std::to_string(options.features) + "\nfeature_layout " + to_string(options.feature_layout) +
-        "\nsplit " + options.split + "\n";
-    key = identity + file_fingerprint(files.all());
-    li.cache_path = graph_cache_path(options.cache_dir, identity, name);
-    li.cache = read_graph_cache(li.cache_path, key, d, &li.cache_detail);
-    if (li.cache == CacheStatus::hit) {
-      li.num_classes_source = "cache";
-      // The cache keeps the graph, features and split; multi-label targets are read again.
-      if (label_columns(files) > 1)
-        load_multilabels(files, d.num_nodes(), d);
-      finish();
-      return d;
-    }
-  }
-
-  // ---- counts and meta.csv cross-checks
-  std::int64_t n = 0, e = -1;
-  if (files.binary) {
-    std::set<std::string> members;
+/// The members of raw/data.npz (binary layout; empty for the text layout).
+std::set<std::string> npz_member_set(OgbFiles const &files) {
+  std::set<std::string> members;
+  if (files.binary)
     for (auto &m : NpyReader::npz_members(files.data_npz))
       members.insert(m);
+  return members;
+}
+
+/// Node and edge counts (edges -1: no edge count given).
+struct Counts {
+  std::int64_t nodes = 0, edges = -1;
+};
+
+/// Reads the node and edge counts: num_nodes_list / num_edges_list of data.npz, or the
+/// num-node-list / num-edge-list files.
+Counts read_counts(OgbFiles const &files, std::set<std::string> const &members) {
+  Counts c;
+  if (files.binary) {
     for (char const *m : {"edge_index.npy", "num_nodes_list.npy"})
       if (!members.count(m))
         throw InputError(files.data_npz + ": archive has no member '" + m + "'");
-    n = npz_count(files.data_npz, "num_nodes_list.npy");
+    c.nodes = npz_count(files.data_npz, "num_nodes_list.npy");
     if (members.count("num_edges_list.npy"))
-      e = npz_count(files.data_npz, "num_edges_list.npy");
+      c.edges = npz_count(files.data_npz, "num_edges_list.npy");
   } else {
-    n = io::read_count_text(files.num_nodes);
-    e = io::read_count_text(files.num_edges);
+    c.nodes = io::read_count_text(files.num_nodes);
+    c.edges = io::read_count_text(files.num_edges);
   }
+  return c;
+}
+
+/// Bytes each node needs at the least: an int64 row offset and an int32 label.
+constexpr double min_bytes_per_node = 12.0;
+
+/// \p bytes in GB, three significant digits.
+std::string gigabytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", bytes / 1e9);
+  return std::string(text);
+}
+
+/// Checks the counts against meta.csv, \p Ordinal and the memory of this machine: an absurd
+/// count is an input error, not an allocation failure halfway through the load.
+template <class Ordinal>
+void check_counts(std::string const &dir, OgbFiles const &files,
+                  std::map<std::string, std::string> const &meta, Counts const &c) {
+  const std::int64_t n = c.nodes, e = c.edges;
   const std::string counts_file = files.binary ? files.data_npz : files.num_nodes;
   if (auto mn = meta_int(meta, "num_nodes", files.meta); mn >= 0 && mn != n)
     throw InputError(files.meta + ": num_nodes " + std::to_string(mn) + " but " + counts_file +
@@ -255,20 +256,18 @@ Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, Lo
   if (n > 0 && n - 1 > static_cast<std::int64_t>(std::numeric_limits<Ordinal>::max()))
     throw ConfigError(dir + ": " + std::to_string(n) + " nodes do not fit a " +
                       std::to_string(8 * sizeof(Ordinal)) + "-bit node id; load with int64");
-
-  auto gigabytes = [](double bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", bytes / 1e9);
-    return std::string(text);
-  };
-  // An absurd count is an input error, not an allocation failure halfway through the load.
   const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-  if (const double need = 12.0 * static_cast<double>(n); memory > 0 && need > memory)
+  if (const double need = min_bytes_per_node * static_cast<double>(n); memory > 0 && need > memory)
     throw InputError(counts_file + ": " + std::to_string(n) + " nodes need at least " +
                      gigabytes(need) + " GB (row offsets and labels), more than the " +
                      gigabytes(memory) + " GB of memory of this machine");
+}
 
-  // ---- small per-node files and the split, checked before the big ones
+/// Reads the labels into \p d: multi-label targets, single labels checked against meta.csv's
+/// num_classes, or (no label file) every node unlabelled.
+template <class Ordinal>
+void read_labels(OgbFiles const &files, std::map<std::string, std::string> const &meta,
+                 std::int64_t n, Dataset<Ordinal> &d, LoadInfo &li) {
   const std::int64_t meta_classes = meta_int(meta, "num_classes", files.meta);
   if (label_columns(files) > 1) {
     load_multilabels(files, n, d);
@@ -286,47 +285,75 @@ Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, Lo
     d.num_classes = static_cast<int>(std::max<std::int64_t>(meta_classes, 0));
     li.num_classes_source = meta_classes > 0 ? "meta.csv" : "none";
   }
-  if (!options.split.empty()) {
-    d.train = to_view(io::read_ints_text(files.train, n), "ttgnn::load::train");
-    d.valid = to_view(io::read_ints_text(files.valid, n), "ttgnn::load::valid");
-    d.test = to_view(io::read_ints_text(files.test, n), "ttgnn::load::test");
-    d.split_name = options.split;
-  }
-  if (!files.year.empty()) {
-    auto years = io::read_ints_text(files.year, -1);
-    if (static_cast<std::int64_t>(years.size()) != n)
-      throw InputError(files.year + ": " + std::to_string(years.size()) + " lines for " +
-                       std::to_string(n) + " nodes");
-    d.node_year = Kokkos::View<std::int32_t *, Kokkos::HostSpace>("ttgnn::load::node_year", n);
-    for (std::int64_t i = 0; i < n; ++i)
-      d.node_year(i) = static_cast<std::int32_t>(years[i]);
-  }
+}
 
-  // ---- edges (text with N > 0: streamed twice straight into the CSR, no edge list), then
-  // features
-  const CsrBuildOptions csr_options{symmetrize, options.self_loops};
-  const bool stream = !files.binary && n > 0;
+/// Reads the split of the options (when one is asked for) into \p d.
+template <class Ordinal>
+void read_split(OgbFiles const &files, LoadOptions const &options, std::int64_t n,
+                Dataset<Ordinal> &d) {
+  if (options.split.empty())
+    return;
+  d.train = to_view(io::read_ints_text(files.train, n), "ttgnn::load::train");
+  d.valid = to_view(io::read_ints_text(files.valid, n), "ttgnn::load::valid");
+  d.test = to_view(io::read_ints_text(files.test, n), "ttgnn::load::test");
+  d.split_name = options.split;
+}
+
+/// Reads raw/node_year of the text layout (when present) into \p d: one year per node.
+template <class Ordinal>
+void read_years_text(OgbFiles const &files, std::int64_t n, Dataset<Ordinal> &d) {
+  if (files.year.empty())
+    return;
+  auto years = io::read_ints_text(files.year, -1);
+  if (static_cast<std::int64_t>(years.size()) != n)
+    throw InputError(files.year + ": " + std::to_string(years.size()) + " lines for " +
+                     std::to_string(n) + " nodes");
+  d.node_year = Kokkos::View<std::int32_t *, Kokkos::HostSpace>("ttgnn::load::node_year", n);
+  for (std::int64_t i = 0; i < n; ++i)
+    d.node_year(i) = static_cast<std::int32_t>(years[i]);
+}
+
+/// Whether the edges are streamed twice straight into the CSR (text with N > 0), with no
+/// edge list in memory.
+bool streams_edges(OgbFiles const &files, Counts const &c) {
+  return !files.binary && c.nodes > 0;
+}
+
+/// Reads the edges: streamed into d.graph (streams_edges), else returned as an edge list. The
+/// count must match the edge count file when there is one.
+template <class Ordinal>
+io::EdgeList<Ordinal> read_edges(OgbFiles const &files, Counts const &c,
+                                 CsrBuildOptions const &csr_options, Dataset<Ordinal> &d) {
   io::EdgeList<Ordinal> edges;
   std::int64_t edges_read = 0;
-  if (stream) {
-    d.graph = io::read_edges_text_csr<Ordinal>(files.edge, n, io::EdgeTextFormat{}, csr_options,
-                                               &edges_read);
+  if (streams_edges(files, c)) {
+    d.graph = io::read_edges_text_csr<Ordinal>(files.edge, c.nodes, io::EdgeTextFormat{},
+                                               csr_options, &edges_read);
   } else {
-    edges = files.binary ? io::read_edges_npz<Ordinal>(files.data_npz, "edge_index.npy", n)
-                         : io::read_edges_text<Ordinal>(files.edge, n, io::EdgeTextFormat{}, e);
+    edges = files.binary
+                ? io::read_edges_npz<Ordinal>(files.data_npz, "edge_index.npy", c.nodes)
+                : io::read_edges_text<Ordinal>(files.edge, c.nodes, io::EdgeTextFormat{}, c.edges);
     edges_read = static_cast<std::int64_t>(edges.src.size());
   }
-  if (e >= 0 && edges_read != e)
+  if (c.edges >= 0 && edges_read != c.edges)
     throw InputError((files.binary ? files.data_npz : files.edge) + ": " +
                      std::to_string(edges_read) + " edges but the edge count file says " +
-                     std::to_string(e));
-  std::set<std::string> members;
-  if (files.binary) {
-    for (auto &m : NpyReader::npz_members(files.data_npz))
-      members.insert(m);
-    if (members.count("node_year.npy"))
-      d.node_year = io::read_node_ints_npy(files.data_npz, "node_year.npy", n);
-  }
+                     std::to_string(c.edges));
+  return edges;
+}
+
+/// Reads node_year of data.npz (binary layout, when present) into \p d.
+template <class Ordinal>
+void read_years_npz(OgbFiles const &files, std::set<std::string> const &members, std::int64_t n,
+                    Dataset<Ordinal> &d) {
+  if (files.binary && members.count("node_year.npy"))
+    d.node_year = io::read_node_ints_npy(files.data_npz, "node_year.npy", n);
+}
+
+/// Reads the features into \p d (only their dimension, as 0 x F, when the options say so).
+template <class Ordinal>
+void read_features(OgbFiles const &files, std::set<std::string> const &members,
+                   LoadOptions const &options, std::int64_t n, Dataset<Ordinal> &d) {
   const bool has_feat = files.binary ? members.count("node_feat.npy") > 0 : !files.feat.empty();
   if (has_feat && options.features) {
     io::FeatureTable t =
@@ -346,20 +373,62 @@ Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, Lo
     }
     d.features = decltype(d.features)("ttgnn::load::features", 0, f);
   }
+}
 
-  // ---- CSR
-  if (!stream)
-    d.graph = io::edges_to_csr(edges, n, csr_options);
+/// The load without the cache: counts and meta.csv cross-checks, then the small per-node files
+/// and the split (checked before the big ones), the edges and features, and the CSR.
+template <class Ordinal>
+Dataset<Ordinal> read_ogb_dataset(std::string const &dir, OgbFiles const &files,
+                                  std::map<std::string, std::string> const &meta,
+                                  LoadOptions const &options, bool symmetrize,
+                                  std::string const &name, LoadInfo &li) {
+  const std::set<std::string> members = npz_member_set(files);
+  const Counts c = read_counts(files, members);
+  check_counts<Ordinal>(dir, files, meta, c);
+  Dataset<Ordinal> d;
+  read_labels(files, meta, c.nodes, d, li);
+  read_split(files, options, c.nodes, d);
+  read_years_text(files, c.nodes, d);
+  const CsrBuildOptions csr_options{symmetrize, options.self_loops};
+  io::EdgeList<Ordinal> edges = read_edges(files, c, csr_options, d);
+  read_years_npz(files, members, c.nodes, d);
+  read_features(files, members, options, c.nodes, d);
+  if (!streams_edges(files, c))
+    d.graph = io::edges_to_csr(edges, c.nodes, csr_options);
   d.name = name;
-  if (!options.cache_dir.empty()) {
-    try {
-      write_graph_cache(li.cache_path, key, d);
-      li.cache_written = true;
-    } catch (InputError const &err) {
-      li.cache_detail = err.what();
-    }
-  }
-  finish();
+  return d;
+}
+
+} // namespace
+
+std::string find_ogb_file(std::string const &dir, std::string const &name) {
+  return find_with_ext(fs::path(dir) / "raw" / name);
+}
+
+template <class Ordinal>
+Dataset<Ordinal> load_ogb(std::string const &dir, LoadOptions const &options, LoadInfo *info) {
+  const auto start = std::chrono::steady_clock::now();
+  LoadInfo local;
+  LoadInfo &li = info ? *info : local;
+  li = LoadInfo{};
+  const OgbFiles files = locate(dir, options);
+  const auto meta =
+      files.meta.empty() ? std::map<std::string, std::string>{} : io::read_key_values(files.meta);
+  const bool symmetrize = symmetrize_edges(meta, options);
+  li.symmetrized = symmetrize;
+  const std::string name = dataset_name(dir, meta);
+  const std::string identity =
+      options.cache_dir.empty() ? "" : cache_identity<Ordinal>(dir, options, symmetrize);
+  Dataset<Ordinal> d = load_with_cache<Ordinal>(
+      {options.cache_dir, identity, name, files.all()}, li,
+      [&] { return read_ogb_dataset<Ordinal>(dir, files, meta, options, symmetrize, name, li); },
+      [&](Dataset<Ordinal> &cached) {
+        li.num_classes_source = "cache";
+        // The cache keeps the graph, features and split; multi-label targets are read again.
+        if (label_columns(files) > 1)
+          load_multilabels(files, cached.num_nodes(), cached);
+      });
+  li.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return d;
 }
 

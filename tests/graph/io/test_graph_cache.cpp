@@ -7,6 +7,7 @@
 #include "test_harness.hpp"
 
 #include <chrono>
+#include <functional>
 
 using namespace ttgnn::test;
 
@@ -191,6 +192,100 @@ TEST_CASE("cache for edge-list datasets") {
   auto b = ttgnn::load_edge_list((dir / "e.txt").string(), g, &info);
   CHECK(info.cache == ttgnn::CacheStatus::hit);
   check_equal(a, b);
+}
+
+TEST_CASE(
+    "cache: load_with_cache loads and writes once, reads the cache after, reloads when stale") {
+  const fs::path dir = scratch_dir("cache_wrapper");
+  write_text(dir / "e.txt", "0 1\n1 2\n2 3\n");
+  const auto source = ttgnn::load_edge_list((dir / "e.txt").string());
+  REQUIRE(source.graph.num_arcs() == 6);
+  int loads = 0, hits = 0;
+  const std::function<ttgnn::Dataset<std::int32_t>()> load = [&] {
+    ++loads;
+    return source;
+  };
+  const std::function<void(ttgnn::Dataset<std::int32_t> &)> on_hit =
+      [&](ttgnn::Dataset<std::int32_t> &cached) {
+        ++hits;
+        cached.split_name = "set on hit";
+      };
+  ttgnn::CacheRequest request{"", "wrapper test\n", "my data", {(dir / "e.txt").string()}};
+  ttgnn::LoadInfo info;
+
+  // no cache folder: the loader only
+  auto plain = ttgnn::load_with_cache(request, info, load, on_hit);
+  CHECK(loads == 1);
+  CHECK(hits == 0);
+  CHECK(info.cache == ttgnn::CacheStatus::disabled);
+  CHECK(info.cache_path.empty());
+  CHECK_FALSE(info.cache_written);
+  check_equal(plain, source);
+
+  // first cached call: the loader runs and its result is written
+  request.cache_dir = (dir / "cache").string();
+  info = {};
+  auto first = ttgnn::load_with_cache(request, info, load, on_hit);
+  CHECK(loads == 2);
+  CHECK(hits == 0);
+  CHECK(info.cache == ttgnn::CacheStatus::missing);
+  CHECK(contains(info.cache_detail, "no cache file"));
+  CHECK(info.cache_written);
+  CHECK(info.cache_path ==
+        ttgnn::graph_cache_path(request.cache_dir, request.identity, request.name));
+  CHECK(fs::path(info.cache_path).filename().string().rfind("my_data-", 0) == 0);
+  CHECK(fs::exists(info.cache_path));
+  check_equal(first, source);
+
+  // second call: read from the cache, the loader not called, on_hit sees the cached dataset
+  info = {};
+  auto second = ttgnn::load_with_cache(request, info, load, on_hit);
+  CHECK(loads == 2);
+  CHECK(hits == 1);
+  CHECK(info.cache == ttgnn::CacheStatus::hit);
+  CHECK_FALSE(info.cache_written);
+  CHECK(second.split_name == "set on hit");
+  second.split_name = source.split_name;
+  check_equal(second, source);
+  CHECK(second.graph.entries.data() != source.graph.entries.data()); // read back, not shared
+  // without on_hit the cached dataset comes back as stored
+  info = {};
+  auto bare = ttgnn::load_with_cache<std::int32_t>(request, info, load);
+  CHECK(info.cache == ttgnn::CacheStatus::hit);
+  CHECK(loads == 2);
+  check_equal(bare, source);
+
+  // a changed source (newer mtime): stale, the loader runs again and the cache is rewritten
+  const fs::path e = dir / "e.txt";
+  fs::last_write_time(e, fs::last_write_time(e) + std::chrono::seconds(10));
+  info = {};
+  ttgnn::load_with_cache(request, info, load, on_hit);
+  CHECK(loads == 3);
+  CHECK(info.cache == ttgnn::CacheStatus::stale);
+  CHECK(contains(info.cache_detail, "other sources or options"));
+  CHECK(info.cache_written);
+  info = {};
+  ttgnn::load_with_cache(request, info, load, on_hit);
+  CHECK(loads == 3);
+  CHECK(hits == 2);
+  CHECK(info.cache == ttgnn::CacheStatus::hit);
+
+  // another identity is another file
+  request.identity = "wrapper test, other options\n";
+  info = {};
+  ttgnn::load_with_cache(request, info, load, on_hit);
+  CHECK(loads == 4);
+  CHECK(info.cache == ttgnn::CacheStatus::missing);
+
+  // a cache that cannot be written does not fail the load: the reason is in cache_detail
+  write_text(dir / "not_a_folder", "x");
+  request.cache_dir = (dir / "not_a_folder").string();
+  info = {};
+  auto unwritten = ttgnn::load_with_cache(request, info, load, on_hit);
+  CHECK(loads == 5);
+  CHECK_FALSE(info.cache_written);
+  CHECK(contains(info.cache_detail, "cannot create a temporary file"));
+  check_equal(unwritten, source);
 }
 
 TEST_CASE("checksum64 is the XXH64 algorithm") {
