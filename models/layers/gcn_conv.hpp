@@ -26,8 +26,6 @@ namespace ttgnn {
 template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
 class GCNConv : public DenseLayer<Scalar, ExecutionSpace> {
   using Base = DenseLayer<Scalar, ExecutionSpace>;
-  using Base::in_;
-  using Base::out_;
 
 public:
   using typename Base::matrix_type;
@@ -42,7 +40,7 @@ public:
   }
 
   void reset_parameters(std::uint64_t seed) override {
-    uniform_fill(this->flat_weight(), init_bound(Init::glorot, in_, out_),
+    uniform_fill(this->flat_weight(), init_bound(Init::glorot, this->in_, this->out_),
                  layer_rng::mix64(seed) ^ 1);
     if (this->has_bias())
       Kokkos::deep_copy(this->bias(), Scalar(0));
@@ -51,16 +49,16 @@ public:
   /// \brief y = A x W + b. x: a.num_cols x in, y: a.num_rows x out. Keeps a, x for backward.
   void forward(ExecutionSpace const &space, operator_type const &a, matrix_type const &x,
                matrix_type const &y) {
-    detail::require_extents(x, a.num_cols, in_, "ttgnn::GCNConv::forward: x");
-    detail::require_extents(y, a.num_rows, out_, "ttgnn::GCNConv::forward: y");
+    detail::require_extents(x, a.num_cols, this->in_, "ttgnn::GCNConv::forward: x");
+    detail::require_extents(y, a.num_rows, this->out_, "ttgnn::GCNConv::forward: y");
     a_ = a;
     x_ = x;
     if (aggregate_first()) {
-      detail::ensure_extents(t_, "ttgnn::gcn_conv::ax", a.num_rows, in_);
+      detail::ensure_extents(t_, "ttgnn::gcn_conv::ax", a.num_rows, this->in_);
       a.apply(space, x, t_);
       gemm(space, 'N', 'N', Scalar(1), t_, this->weight(), Scalar(0), y);
     } else {
-      detail::ensure_extents(t_, "ttgnn::gcn_conv::xw", a.num_cols, out_);
+      detail::ensure_extents(t_, "ttgnn::gcn_conv::xw", a.num_cols, this->out_);
       gemm(space, 'N', 'N', Scalar(1), x, this->weight(), Scalar(0), t_);
       a.apply(space, t_, y);
     }
@@ -71,21 +69,21 @@ public:
   /// \brief dW += (A x)^T gy, db += sums of gy, gx = A^T gy W^T (skipped if gx is empty).
   /// gx may be the forward's x: x is read before gx is written (GnnModel relies on it).
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
-    detail::require_extents(grad_y, a_.num_rows, out_, "ttgnn::GCNConv::backward: grad_y");
+    detail::require_extents(grad_y, a_.num_rows, this->out_, "ttgnn::GCNConv::backward: grad_y");
     const bool want_x = detail::wanted(grad_x);
     if (want_x)
-      detail::require_extents(grad_x, a_.num_cols, in_, "ttgnn::GCNConv::backward: grad_x");
+      detail::require_extents(grad_x, a_.num_cols, this->in_, "ttgnn::GCNConv::backward: grad_x");
     if (this->has_bias())
       column_sums(space, grad_y, this->bias_grad(), Scalar(1));
     if (aggregate_first()) { // y = t W, t = A x
       gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), this->weight_grad());
       if (want_x) {
-        detail::ensure_extents(u_, "ttgnn::gcn_conv::grad_ax", a_.num_rows, in_);
+        detail::ensure_extents(u_, "ttgnn::gcn_conv::grad_ax", a_.num_rows, this->in_);
         gemm(space, 'N', 'T', Scalar(1), grad_y, this->weight(), Scalar(0), u_);
         a_.apply_transpose(space, u_, grad_x);
       }
     } else { // y = A t, t = x W
-      detail::ensure_extents(u_, "ttgnn::gcn_conv::grad_xw", a_.num_cols, out_);
+      detail::ensure_extents(u_, "ttgnn::gcn_conv::grad_xw", a_.num_cols, this->out_);
       a_.apply_transpose(space, grad_y, u_);
       gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), this->weight_grad());
       if (want_x)
@@ -94,7 +92,7 @@ public:
   }
 
   /// True when forward computes (A x) W (in <= out), false for A (x W).
-  bool aggregate_first() const { return in_ <= out_; }
+  bool aggregate_first() const { return this->in_ <= this->out_; }
 
   void add_workspace(ByteLedger &ledger) const override { ledger.add(x_).add(t_).add(u_); }
 

@@ -29,8 +29,6 @@ namespace ttgnn {
 template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
 class SAGEConv : public DenseLayer<Scalar, ExecutionSpace> {
   using Base = DenseLayer<Scalar, ExecutionSpace>;
-  using Base::in_;
-  using Base::out_;
 
 public:
   using typename Base::matrix_type;
@@ -48,7 +46,7 @@ public:
   matrix_type weight_neigh() const { return this->weight(1); }
 
   void reset_parameters(std::uint64_t seed) override {
-    const double bound = init_bound(Init::kaiming, in_, out_);
+    const double bound = init_bound(Init::kaiming, this->in_, this->out_);
     uniform_fill(this->flat_weight(0), bound, layer_rng::mix64(seed) ^ 1);
     uniform_fill(this->flat_weight(1), bound, layer_rng::mix64(seed) ^ 2);
     if (this->has_bias())
@@ -59,8 +57,8 @@ public:
   /// y: a.num_rows x out. Keeps a, x for backward.
   void forward(ExecutionSpace const &space, operator_type const &a, matrix_type const &x,
                matrix_type const &y) {
-    detail::require_extents(x, a.num_cols, in_, "ttgnn::SAGEConv::forward: x");
-    detail::require_extents(y, a.num_rows, out_, "ttgnn::SAGEConv::forward: y");
+    detail::require_extents(x, a.num_cols, this->in_, "ttgnn::SAGEConv::forward: x");
+    detail::require_extents(y, a.num_rows, this->out_, "ttgnn::SAGEConv::forward: y");
     if (a.num_rows > a.num_cols)
       throw ConfigError("ttgnn::SAGEConv: the operator has more output nodes (" +
                         std::to_string(a.num_rows) + ") than input nodes (" +
@@ -68,11 +66,11 @@ public:
     a_ = a;
     x_ = x;
     if (aggregate_first()) {
-      detail::ensure_extents(t_, "ttgnn::sage_conv::ax", a.num_rows, in_);
+      detail::ensure_extents(t_, "ttgnn::sage_conv::ax", a.num_rows, this->in_);
       a.apply(space, x, t_);
       gemm(space, 'N', 'N', Scalar(1), t_, weight_neigh(), Scalar(0), y);
     } else {
-      detail::ensure_extents(t_, "ttgnn::sage_conv::xw", a.num_cols, out_);
+      detail::ensure_extents(t_, "ttgnn::sage_conv::xw", a.num_cols, this->out_);
       gemm(space, 'N', 'N', Scalar(1), x, weight_neigh(), Scalar(0), t_);
       a.apply(space, t_, y);
     }
@@ -85,22 +83,22 @@ public:
   /// gx may be the forward's x: x is read before gx is written (GnnModel relies on it).
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
     const std::int64_t m = a_.num_rows;
-    detail::require_extents(grad_y, m, out_, "ttgnn::SAGEConv::backward: grad_y");
+    detail::require_extents(grad_y, m, this->out_, "ttgnn::SAGEConv::backward: grad_y");
     const bool want_x = detail::wanted(grad_x);
     if (want_x)
-      detail::require_extents(grad_x, a_.num_cols, in_, "ttgnn::SAGEConv::backward: grad_x");
+      detail::require_extents(grad_x, a_.num_cols, this->in_, "ttgnn::SAGEConv::backward: grad_x");
     if (this->has_bias())
       column_sums(space, grad_y, this->bias_grad(), Scalar(1));
     gemm(space, 'T', 'N', Scalar(1), top_rows(x_, m), grad_y, Scalar(1), this->weight_grad(0));
     if (aggregate_first()) { // neighbour term t W_neigh, t = A x
       gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), this->weight_grad(1));
       if (want_x) {
-        detail::ensure_extents(u_, "ttgnn::sage_conv::grad_ax", m, in_);
+        detail::ensure_extents(u_, "ttgnn::sage_conv::grad_ax", m, this->in_);
         gemm(space, 'N', 'T', Scalar(1), grad_y, weight_neigh(), Scalar(0), u_);
         a_.apply_transpose(space, u_, grad_x);
       }
     } else { // neighbour term A t, t = x W_neigh
-      detail::ensure_extents(u_, "ttgnn::sage_conv::grad_xw", a_.num_cols, out_);
+      detail::ensure_extents(u_, "ttgnn::sage_conv::grad_xw", a_.num_cols, this->out_);
       a_.apply_transpose(space, grad_y, u_);
       gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), this->weight_grad(1));
       if (want_x)
@@ -111,7 +109,7 @@ public:
   }
 
   /// True when forward computes (A x) W_neigh (in <= out), false for A (x W_neigh).
-  bool aggregate_first() const { return in_ <= out_; }
+  bool aggregate_first() const { return this->in_ <= this->out_; }
 
   void add_workspace(ByteLedger &ledger) const override { ledger.add(x_).add(t_).add(u_); }
 
