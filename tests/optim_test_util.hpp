@@ -36,6 +36,11 @@ template <class View> std::vector<double> values(View const &v) {
   return out;
 }
 
+/// One parameter list holding one entry of value \p x (a scalar weight or its gradient).
+template <class ExecutionSpace> std::vector<Vec<ExecutionSpace>> scalar_list(double x) {
+  return {make_vec<ExecutionSpace>({x})};
+}
+
 /// Runs steps of \p opt with the given gradient of each step and returns w after each step
 /// (one parameter of one entry).
 template <class ExecutionSpace, class Opt>

@@ -8,6 +8,7 @@
 #include "models/gnn_model.hpp"
 #include "models/loss/log_softmax_cross_entropy.hpp"
 #include "models/embedding/node_input.hpp"
+#include "layer_test_util.hpp"
 #include "test_harness.hpp"
 
 #include <cmath>
@@ -19,33 +20,22 @@
 
 namespace {
 
-using HostGraph = ttgnn::CsrGraph<std::int32_t, Kokkos::HostSpace>;
+using ttgnn::test::HostGraph;
 
 /// 12 nodes: a ring plus chords, symmetric.
 HostGraph tiny_graph() {
-  const int n = 12;
-  std::vector<std::set<int>> rows(n);
+  std::vector<std::pair<int, int>> arcs;
   auto edge = [&](int a, int b) {
-    rows[a].insert(b);
-    rows[b].insert(a);
+    arcs.emplace_back(a, b);
+    arcs.emplace_back(b, a);
   };
-  for (int i = 0; i < n; ++i)
-    edge(i, (i + 1) % n);
+  for (int i = 0; i < 12; ++i)
+    edge(i, (i + 1) % 12);
   edge(0, 6);
   edge(2, 9);
   edge(3, 7);
   edge(4, 11);
-  HostGraph g;
-  g.row_map = Kokkos::View<std::int64_t *, Kokkos::HostSpace>("ttgnn::test::row_map", n + 1);
-  std::vector<int> cols;
-  for (int i = 0; i < n; ++i) {
-    cols.insert(cols.end(), rows[i].begin(), rows[i].end());
-    g.row_map(i + 1) = std::int64_t(cols.size());
-  }
-  g.entries = Kokkos::View<std::int32_t *, Kokkos::HostSpace>("ttgnn::test::entries", cols.size());
-  for (std::size_t k = 0; k < cols.size(); ++k)
-    g.entries(k) = cols[k];
-  return g;
+  return ttgnn::test::make_graph(12, arcs);
 }
 
 template <class Space>

@@ -8,16 +8,12 @@
 
 namespace {
 
-using ttgnn::test::make_vec;
-using ttgnn::test::run_scalar;
-using ttgnn::test::tol;
-using ttgnn::test::values;
-using ttgnn::test::Vec;
+using namespace ttgnn::test;
 
 template <class ExecutionSpace> void check_adagrad() {
   const ExecutionSpace space;
-  auto w = [] { return std::vector<Vec<ExecutionSpace>>{make_vec<ExecutionSpace>({1.0})}; };
-  auto g = [] { return std::vector<Vec<ExecutionSpace>>{make_vec<ExecutionSpace>({0.0})}; };
+  auto w = [] { return scalar_list<ExecutionSpace>(1.0); };
+  auto g = [] { return scalar_list<ExecutionSpace>(0.0); };
   {
     // lr 0.1, g = 0.5, 0.5, -1: s = 0.25, w = 1 - 0.1·0.5/0.5 = 0.9 (eps 1e-10 shifts the
     // 11th digit); s = 0.5, w = 0.9 - 0.05/sqrt(0.5) = 0.8292893219; s = 1.5,

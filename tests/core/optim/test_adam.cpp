@@ -12,16 +12,12 @@
 
 namespace {
 
-using ttgnn::test::make_vec;
-using ttgnn::test::run_scalar;
-using ttgnn::test::tol;
-using ttgnn::test::values;
-using ttgnn::test::Vec;
+using namespace ttgnn::test;
 
 template <class ExecutionSpace> void check_adam_hand_values() {
   const ExecutionSpace space;
-  auto w = [] { return std::vector<Vec<ExecutionSpace>>{make_vec<ExecutionSpace>({1.0})}; };
-  auto g = [] { return std::vector<Vec<ExecutionSpace>>{make_vec<ExecutionSpace>({0.0})}; };
+  auto w = [] { return scalar_list<ExecutionSpace>(1.0); };
+  auto g = [] { return scalar_list<ExecutionSpace>(0.0); };
   ttgnn::AdamOptions o;
   o.lr = 0.01; // beta1 0.9, beta2 0.999, eps 1e-8
   {

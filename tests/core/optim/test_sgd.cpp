@@ -8,16 +8,12 @@
 
 namespace {
 
-using ttgnn::test::make_vec;
-using ttgnn::test::run_scalar;
-using ttgnn::test::tol;
-using ttgnn::test::values;
-using ttgnn::test::Vec;
+using namespace ttgnn::test;
 
 template <class ExecutionSpace> void check_sgd() {
   const ExecutionSpace space;
-  auto w = [] { return std::vector<Vec<ExecutionSpace>>{make_vec<ExecutionSpace>({1.0})}; };
-  auto g = [] { return std::vector<Vec<ExecutionSpace>>{make_vec<ExecutionSpace>({0.0})}; };
+  auto w = [] { return scalar_list<ExecutionSpace>(1.0); };
+  auto g = [] { return scalar_list<ExecutionSpace>(0.0); };
   {
     // Plain: w <- w - lr·g, lr = 0.1: 1 - 0.05 = 0.95; g = -1: 0.95 + 0.1 = 1.05.
     ttgnn::Sgd<double, ExecutionSpace> opt(space, w(), g(), ttgnn::SgdOptions{0.1});
