@@ -17,6 +17,26 @@
 
 namespace ttgnn {
 
+/// \brief Grow-only scratch of the block sums, so that repeated column reductions (every
+/// training step's bias gradients and BatchNorm statistics) allocate nothing once it holds the
+/// largest shape seen.
+template <class Scalar, class MemorySpace> class ColumnSumsWorkspace {
+public:
+  using matrix_type =
+      Kokkos::View<Scalar **, Kokkos::LayoutRight, MemorySpace, Kokkos::MemoryUnmanaged>;
+  /// A blocks x cols matrix over the scratch, reallocated only when it needs more entries.
+  matrix_type matrix(std::int64_t blocks, std::int64_t cols) {
+    if (static_cast<std::int64_t>(flat_.extent(0)) < blocks * cols)
+      flat_ = Kokkos::View<Scalar *, MemorySpace>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::column_sums::partial"),
+          blocks * cols);
+    return matrix_type(flat_.data(), blocks, cols);
+  }
+
+private:
+  Kokkos::View<Scalar *, MemorySpace> flat_;
+};
+
 namespace detail {
 
 /// One team per row block: partial(block, c) = sum over the block's rows.
@@ -55,7 +75,9 @@ struct ColumnBlockSums {
 
 template <class ExecutionSpace, class AMatrix, class BMatrix, class Out, bool HasB>
 void column_reduce(ExecutionSpace const &space, AMatrix const &a, BMatrix const &b, Out const &out,
-                   typename Out::non_const_value_type beta) {
+                   typename Out::non_const_value_type beta,
+                   ColumnSumsWorkspace<typename Out::non_const_value_type,
+                                       typename ExecutionSpace::memory_space> &workspace) {
   using scalar_type = typename Out::non_const_value_type;
   using memory_space = typename ExecutionSpace::memory_space;
   const std::int64_t n = static_cast<std::int64_t>(a.extent(0));
@@ -68,8 +90,7 @@ void column_reduce(ExecutionSpace const &space, AMatrix const &a, BMatrix const 
   // Fixed block count: ~64 rows per block for small matrices, at most 256 blocks.
   const std::int64_t blocks = n == 0 ? 1 : (n < 256 * 64 ? (n + 63) / 64 : 256);
   const std::int64_t rows_per_block = n == 0 ? 1 : (n + blocks - 1) / blocks;
-  Kokkos::View<scalar_type **, Kokkos::LayoutRight, memory_space> partial(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::column_sums::partial"), blocks, m);
+  const auto partial = workspace.matrix(blocks, m);
   using Policy = Kokkos::TeamPolicy<ExecutionSpace>;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
   const Policy policy = host ? Policy(space, static_cast<int>(blocks), 1)
@@ -89,19 +110,46 @@ void column_reduce(ExecutionSpace const &space, AMatrix const &a, BMatrix const 
 
 } // namespace detail
 
+namespace detail {
+template <class ExecutionSpace, class Out>
+using column_workspace_type =
+    ColumnSumsWorkspace<typename Out::non_const_value_type, typename ExecutionSpace::memory_space>;
+} // namespace detail
+
 /// \brief out(c) = beta * out(c) + sum_i a(i, c). beta == 0 does not read out.
 /// \param a rank-2 View (any layout), \param out rank-1 View with a.extent(1) entries
+/// \param workspace the block sums' scratch, kept by the caller across calls
+template <class ExecutionSpace, class AMatrix, class Out>
+void column_sums(ExecutionSpace const &space, AMatrix const &a, Out const &out,
+                 typename Out::non_const_value_type beta,
+                 detail::column_workspace_type<ExecutionSpace, Out> &workspace) {
+  detail::column_reduce<ExecutionSpace, AMatrix, AMatrix, Out, false>(space, a, a, out, beta,
+                                                                      workspace);
+}
+
+/// \brief As above with a scratch of its own (allocated by this call).
 template <class ExecutionSpace, class AMatrix, class Out>
 void column_sums(ExecutionSpace const &space, AMatrix const &a, Out const &out,
                  typename Out::non_const_value_type beta = 0) {
-  detail::column_reduce<ExecutionSpace, AMatrix, AMatrix, Out, false>(space, a, a, out, beta);
+  detail::column_workspace_type<ExecutionSpace, Out> workspace;
+  column_sums(space, a, out, beta, workspace);
 }
 
 /// \brief out(c) = beta * out(c) + sum_i a(i, c) * b(i, c) (column-wise dot products).
 template <class ExecutionSpace, class AMatrix, class BMatrix, class Out>
 void column_dots(ExecutionSpace const &space, AMatrix const &a, BMatrix const &b, Out const &out,
+                 typename Out::non_const_value_type beta,
+                 detail::column_workspace_type<ExecutionSpace, Out> &workspace) {
+  detail::column_reduce<ExecutionSpace, AMatrix, BMatrix, Out, true>(space, a, b, out, beta,
+                                                                     workspace);
+}
+
+/// \brief As above with a scratch of its own (allocated by this call).
+template <class ExecutionSpace, class AMatrix, class BMatrix, class Out>
+void column_dots(ExecutionSpace const &space, AMatrix const &a, BMatrix const &b, Out const &out,
                  typename Out::non_const_value_type beta = 0) {
-  detail::column_reduce<ExecutionSpace, AMatrix, BMatrix, Out, true>(space, a, b, out, beta);
+  detail::column_workspace_type<ExecutionSpace, Out> workspace;
+  column_dots(space, a, b, out, beta, workspace);
 }
 
 } // namespace ttgnn

@@ -89,12 +89,12 @@ public:
       if (n < 2)
         throw ConfigError("ttgnn::BatchNorm1d: training needs more than one row per batch, got " +
                           std::to_string(n));
-      column_sums(space, x, mean);
+      column_sums(space, x, mean, Scalar(0), sums_);
       Kokkos::parallel_for(
           "ttgnn::batch_norm::center", Range(space, 0, n * c), KOKKOS_LAMBDA(std::int64_t k) {
             xhat(k / c, k % c) = x(k / c, k % c) - mean(k % c) / Scalar(n);
           });
-      column_dots(space, xhat, xhat, inv_std); // sum of squared deviations
+      column_dots(space, xhat, xhat, inv_std, Scalar(0), sums_); // sum of squared deviations
       const Scalar m = Scalar(momentum_);
       Kokkos::parallel_for(
           "ttgnn::batch_norm::stats", Range(space, 0, c), KOKKOS_LAMBDA(std::int64_t j) {
@@ -132,8 +132,8 @@ public:
     detail::require_extents(grad_y, n, c_, "ttgnn::BatchNorm1d::backward: grad_y");
     auto xhat = xhat_;
     auto sum_g = sum_g_, sum_gx = sum_gx_, inv_std = inv_std_;
-    column_sums(space, grad_y, sum_g);
-    column_dots(space, grad_y, xhat, sum_gx);
+    column_sums(space, grad_y, sum_g, Scalar(0), sums_);
+    column_dots(space, grad_y, xhat, sum_gx, Scalar(0), sums_);
     const bool affine = gamma_.extent(0) > 0;
     if (affine) {
       auto gg = gamma_grad_, gb = beta_grad_;
@@ -171,6 +171,7 @@ private:
   vector_type running_mean_, running_var_;
   vector_type mean_, inv_std_, sum_g_, sum_gx_;
   matrix_type xhat_;
+  ColumnSumsWorkspace<Scalar, typename ExecutionSpace::memory_space> sums_;
   bool trained_ = true;
 };
 

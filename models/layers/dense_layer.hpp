@@ -6,6 +6,7 @@
 /// order parameters() and gradients() list them (weights first, then the bias).
 
 #include "core/error.hpp"
+#include "core/linalg/column_sums.hpp"
 #include "models/layers/layer.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -60,6 +61,8 @@ protected:
   vector_type bias_grad() const { return has_bias() ? grads_.back() : vector_type(); }
 
   std::int64_t in_, out_;
+  /// Scratch of the bias gradient's column sums, reused by every backward.
+  ColumnSumsWorkspace<Scalar, typename ExecutionSpace::memory_space> sums_;
 
 private:
   matrix_type as_matrix(vector_type const &flat) const {

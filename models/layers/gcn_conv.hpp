@@ -74,7 +74,7 @@ public:
     if (want_x)
       detail::require_extents(grad_x, a_.num_cols, this->in_, "ttgnn::GCNConv::backward: grad_x");
     if (this->has_bias())
-      column_sums(space, grad_y, this->bias_grad(), Scalar(1));
+      column_sums(space, grad_y, this->bias_grad(), Scalar(1), this->sums_);
     if (aggregate_first()) { // y = t W, t = A x
       gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), this->weight_grad());
       if (want_x) {

@@ -79,7 +79,7 @@ public:
     detail::require_extents(grad_y, x_.extent(0), out_, "ttgnn::Linear::backward: grad_y");
     gemm(space, 'T', 'N', Scalar(1), x_, grad_y, Scalar(1), this->weight_grad());
     if (this->has_bias())
-      column_sums(space, grad_y, this->bias_grad(), Scalar(1));
+      column_sums(space, grad_y, this->bias_grad(), Scalar(1), this->sums_);
     if (detail::wanted(grad_x)) {
       detail::require_extents(grad_x, x_.extent(0), in_, "ttgnn::Linear::backward: grad_x");
       gemm(space, 'N', 'T', Scalar(1), grad_y, this->weight(), Scalar(0), grad_x);

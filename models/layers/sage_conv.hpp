@@ -88,7 +88,7 @@ public:
     if (want_x)
       detail::require_extents(grad_x, a_.num_cols, this->in_, "ttgnn::SAGEConv::backward: grad_x");
     if (this->has_bias())
-      column_sums(space, grad_y, this->bias_grad(), Scalar(1));
+      column_sums(space, grad_y, this->bias_grad(), Scalar(1), this->sums_);
     gemm(space, 'T', 'N', Scalar(1), top_rows(x_, m), grad_y, Scalar(1), this->weight_grad(0));
     if (aggregate_first()) { // neighbour term t W_neigh, t = A x
       gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), this->weight_grad(1));

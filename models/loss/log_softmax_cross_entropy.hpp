@@ -56,7 +56,7 @@ public:
     logits_ = logits;
     labels_ = labels;
     subset_ = subset;
-    if (static_cast<std::int64_t>(lse_.extent(0)) != s)
+    if (static_cast<std::int64_t>(lse_.extent(0)) < s) // grow-only: train and valid subsets
       lse_ = Kokkos::View<Scalar *, memory_space>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::cross_entropy::lse"), s);
     auto lse = lse_;

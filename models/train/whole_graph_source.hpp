@@ -66,10 +66,8 @@ public:
     r.train_acc = m[0];
     r.valid_acc = m[1];
     r.test_acc = m[2];
-    if (valid_.extent(0) > 0) {
-      NodeLoss<Scalar, ExecutionSpace> eval_loss;
-      r.valid_loss = eval_loss.forward(space, logits, targets_, valid_);
-    }
+    if (valid_.extent(0) > 0)
+      r.valid_loss = eval_loss_.forward(space, logits, targets_, valid_);
     return r;
   }
 
@@ -92,6 +90,8 @@ private:
   operator_type a_;
   targets_type targets_;
   ids_type train_, valid_, test_;
+  NodeLoss<Scalar, ExecutionSpace>
+      eval_loss_; ///< kept: evaluation allocates nothing after the first
 };
 
 } // namespace ttgnn
