@@ -10,9 +10,7 @@
 
 namespace {
 
-using ttgnn::test::make_vec;
-using ttgnn::test::values;
-using ttgnn::test::Vec;
+using namespace ttgnn::test;
 
 template <class ExecutionSpace> void check_lists_and_errors() {
   const ExecutionSpace space;

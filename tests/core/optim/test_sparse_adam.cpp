@@ -15,10 +15,7 @@
 
 namespace {
 
-using ttgnn::test::make_vec;
-using ttgnn::test::set_values;
-using ttgnn::test::values;
-using ttgnn::test::Vec;
+using namespace ttgnn::test;
 
 template <class ExecutionSpace, class Scalar = double>
 using Table = Kokkos::View<Scalar **, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>;

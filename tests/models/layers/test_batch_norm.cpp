@@ -9,9 +9,7 @@
 
 namespace {
 
-using ttgnn::test::check_plain_layer;
-using ttgnn::test::Mat;
-using ttgnn::test::randomise_parameters;
+using namespace ttgnn::test;
 
 template <class Space> void check_batch_norm_gradients() {
   ttgnn::BatchNorm1d<double, Space> bn(4);

@@ -15,9 +15,7 @@
 
 namespace {
 
-using ttgnn::test::check_plain_layer;
-using ttgnn::test::Mat;
-using ttgnn::test::random_matrix;
+using namespace ttgnn::test;
 
 template <class View> std::vector<double> to_host(View const &v) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);

@@ -17,14 +17,7 @@
 
 namespace {
 
-using ttgnn::test::check_gradients;
-using ttgnn::test::flat;
-using ttgnn::test::Mat;
-using ttgnn::test::parameter_variables;
-using ttgnn::test::random_graph;
-using ttgnn::test::random_matrix;
-using ttgnn::test::randomise_parameters;
-using ttgnn::test::Variable;
+using namespace ttgnn::test;
 
 /// A two-layer GCN as the trainer will build it, checked end to end:
 /// GCNConv -> BatchNorm1d -> ReLU (in place) -> Dropout (in place) -> GCNConv -> cross entropy.

@@ -9,9 +9,7 @@
 
 namespace {
 
-using ttgnn::test::block_operator;
-using ttgnn::test::check_graph_layer;
-using ttgnn::test::random_graph;
+using namespace ttgnn::test;
 
 template <class Space> void check_sage_gradients() {
   const Space space;

@@ -11,10 +11,7 @@
 
 namespace {
 
-using ttgnn::test::check_gradients;
-using ttgnn::test::flat;
-using ttgnn::test::Mat;
-using ttgnn::test::random_matrix;
+using namespace ttgnn::test;
 
 template <class Space> void check_cross_entropy_gradients() {
   const Space space;

@@ -7,9 +7,7 @@
 
 namespace {
 
-using ttgnn::test::ids;
-using ttgnn::test::matrix;
-using ttgnn::test::targets;
+using namespace ttgnn::test;
 
 /// node_scores on the device gives the host metrics of the same logits, per node set.
 template <class Space> void check_node_scores() {

@@ -11,10 +11,7 @@
 
 namespace {
 
-using ttgnn::test::ids;
-using ttgnn::test::Mat;
-using ttgnn::test::matrix;
-using ttgnn::test::targets;
+using namespace ttgnn::test;
 
 double softplus(double x) {
   return std::log1p(std::exp(x));
