@@ -4,7 +4,8 @@
 # node features); `ttgnn train` (full batch and mini-batch) and `ttgnn ogb --name ogbn-proteins`
 # train on it, print the evaluator and report the metric by name in the JSON; the learned
 # ROC-AUC is far above chance (0.5); --metric picks micro/macro-F1; mismatched metrics and
-# --warmup (the warm-up is --lr-warmup) fail with a message.
+# --warmup (the warm-up is --lr-warmup) fail with a message; `ttgnn info` reports labelled
+# nodes, positive rates and the label-set Jaccard homophily.
 set -eu
 bin=$1
 tmp=$(mktemp -d)
@@ -24,6 +25,18 @@ test "$(zcat "$root/proteins/raw/node-label.csv.gz" | head -1 | tr ',' '\n' | wc
 test "$(zcat "$root/proteins/raw/edge-feat.csv.gz" | head -1 | tr ',' '\n' | wc -l)" -eq 8
 zcat "$root/proteins/raw/node-label.csv.gz" | grep -q nan
 grep -q "^eval metric,rocauc$" "$root/proteins/meta.csv"
+
+# ttgnn info: labelled nodes, per-task positive rates and the label-set Jaccard homophily (the
+# single-label homophilies are undefined: null); homophily 0.9 with 10% label noise keeps
+# neighbours' label sets close, far above 0.
+json=$("$bin" info --dataset "$root/proteins" --json 2>/dev/null)
+check_json "$json" '
+assert d["multilabel"] is True and d["num_classes"] == 12, d
+assert 1400 <= d["num_labelled"] <= 1500, d
+assert len(d["task_positive_rate"]) == 12 and all(0 < r < 1 for r in d["task_positive_rate"]), d
+assert d["edge_homophily"] is None and 0.2 < d["label_jaccard_homophily"] <= 1, d'
+"$bin" info --dataset "$root/proteins" 2>/dev/null | grep -q "^tasks            12 binary"
+"$bin" info --dataset "$root/proteins" 2>/dev/null | grep -q "^homophily        label-set Jaccard 0\.[0-9]*"
 
 # ttgnn train, full batch: ROC-AUC by default, far above chance.
 json=$("$bin" train --dataset "$root/proteins" --input emb --emb-dim 16 --init-std 0.1 \
