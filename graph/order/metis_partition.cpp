@@ -2,6 +2,7 @@
 
 #include "core/counter_rng.hpp"
 #include "core/error.hpp"
+#include "graph/csr_build.hpp"
 
 #include <metis.h>
 
@@ -201,18 +202,7 @@ namespace {
 /// Undirected edges of a symmetric graph, self loops excluded.
 template <class ExecutionSpace, class Ordinal>
 Id count_edges(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph) {
-  auto row_map = graph.row_map;
-  auto entries = graph.entries;
-  Id loops = 0;
-  Kokkos::parallel_reduce(
-      "ttgnn::metis::loops",
-      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, graph.num_nodes()),
-      KOKKOS_LAMBDA(Id u, Id & sum) {
-        for (Id a = row_map(u); a < row_map(u + 1); ++a)
-          sum += entries(a) == u;
-      },
-      loops);
-  return (graph.num_arcs() - loops) / 2;
+  return (graph.num_arcs() - count_self_loops(space, graph)) / 2;
 }
 
 /// The partitions METIS is not needed for: one part or no nodes (all zeros, as r.part is

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/io/json_writer.hpp"
+#include "graph/csr_build.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -97,20 +98,7 @@ OrderingReport make_ordering_report(ExecutionSpace const &space,
   r.n_factors = ordering.n_factors;
   r.num_nodes = graph.num_nodes();
   r.num_rows = ordering.num_rows;
-  {
-    auto row_map = graph.row_map;
-    auto entries = graph.entries;
-    Id loops = 0;
-    Kokkos::parallel_reduce(
-        "ttgnn::ordering_report::loops",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, graph.num_nodes()),
-        KOKKOS_LAMBDA(Id u, Id & sum) {
-          for (Id a = row_map(u); a < row_map(u + 1); ++a)
-            sum += entries(a) == u;
-        },
-        loops);
-    r.num_edges = (graph.num_arcs() - loops) / 2;
-  }
+  r.num_edges = (graph.num_arcs() - count_self_loops(space, graph)) / 2;
   r.shared_edges = count_shared_prefix_edges(space, graph, ordering.old_to_row, ordering.n_factors);
   Id previous = r.num_edges;
   for (Id s : r.shared_edges) {
