@@ -107,17 +107,13 @@ EmbeddingInitOptions init_options(RunConfig const &c) {
   return o;
 }
 
-NodeMetric metric_of(RunConfig const &c, bool multilabel) {
-  return resolve_metric(c.metric ? to_string(*c.metric) : std::string(), multilabel);
-}
-
 /// What must match between a checkpoint and the run resuming or evaluating it.
 std::string fingerprint(Dataset<std::int32_t> const &data, RunConfig const &c, Ordered const &o) {
   return data_fingerprint(data) + " split=" + c.data.split + " order=" + to_string(c.order) +
          " seed=" + std::to_string(c.seed) +
          (uses_tt(c.input) ? " tt=" + o.shape.to_string() : "") +
          " feature_norm=" + to_string(c.data.feature_norm) +
-         " metric=" + to_string(metric_of(c, data.is_multilabel()));
+         " metric=" + to_string(run_metric(c, data.is_multilabel()));
 }
 
 /// One progress line per epoch, with the ETA from the mean epoch time so far.
@@ -285,7 +281,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   out.init_scale = info.scale;
   out.tt_svd_error = info.tt_svd_error;
 
-  const NodeMetric metric = metric_of(c, pdata.is_multilabel());
+  const NodeMetric metric = run_metric(c, pdata.is_multilabel());
   const auto a = c.model == GnnKind::gcn ? gcn_norm<Scalar>(space, pdata.graph)
                                          : mean_aggregation<Scalar>(space, pdata.graph);
   const NodeTargets<Space> targets = device_targets(pdata, metric);
@@ -374,7 +370,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
                         Ordered const &o, RunLog const &log, bool evaluate_only) {
   MinibatchTrainOptions m = minibatch_options(data, c, o, evaluate_only);
   Dataset<std::int32_t> const &pdata = o.data;
-  const NodeMetric metric = metric_of(c, pdata.is_multilabel());
+  const NodeMetric metric = run_metric(c, pdata.is_multilabel());
   m.on_epoch = [epoch_log = EpochLog(log, c.epochs, metric)](EpochRecord const &e) mutable {
     char extra[96];
     std::snprintf(extra, sizeof extra, "  (%lld batches, sampling %.3f s)",
@@ -421,7 +417,7 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
                       "repeat the whole-graph forward); add --batch-size B for data-parallel "
                       "mini-batch training");
   if (log) {
-    const NodeMetric metric = metric_of(c, data.is_multilabel());
+    const NodeMetric metric = run_metric(c, data.is_multilabel());
     log("evaluator: " + display_name(metric) + " (" + to_string(metric) + ") on " +
         std::to_string(data.num_classes) +
         (data.is_multilabel() ? " binary tasks (multi-label; sigmoid + binary cross-entropy)"

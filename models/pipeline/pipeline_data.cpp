@@ -6,7 +6,6 @@
 #include "core/error.hpp"
 #include "core/io/path_checks.hpp"
 #include "graph/io/ogb_loader.hpp"
-#include "models/loss/node_metric.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Profiling_ScopedRegion.hpp>
@@ -181,8 +180,7 @@ LoadedData load_run_data(RunConfig const &c, RunLog const &log) {
   if (d.num_classes < 2 && !d.is_multilabel())
     throw InputError(c.data.dataset + ": need at least 2 classes, found " +
                      std::to_string(d.num_classes));
-  if (d.is_multilabel() &&
-      resolve_metric(c.metric ? to_string(*c.metric) : std::string(), true) == NodeMetric::rocauc)
+  if (d.is_multilabel() && run_metric(c, true) == NodeMetric::rocauc)
     check_rocauc_defined(d, c.data.dataset + ": split " + load.split);
   if (feat && c.data.feature_norm == FeatureNorm::row)
     normalize_feature_rows(d);

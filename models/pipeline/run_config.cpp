@@ -206,4 +206,8 @@ RunConfig run_config_from_text(std::string const &text) {
   return c;
 }
 
+NodeMetric run_metric(RunConfig const &c, bool multilabel) {
+  return resolve_metric(c.metric ? to_string(*c.metric) : std::string(), multilabel);
+}
+
 } // namespace ttgnn

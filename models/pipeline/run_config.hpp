@@ -109,6 +109,10 @@ struct RunConfig {
   bool minibatch_mode() const { return minibatch.batch_size > 0; }
 };
 
+/// The evaluator of a run: \p c.metric, or the dataset's default (accuracy, or ROC-AUC when
+/// \p multilabel); resolve_metric (models/loss/node_metric.hpp) refuses a mismatch.
+NodeMetric run_metric(RunConfig const &c, bool multilabel);
+
 /// `key=value` lines, one per setting (outputs and data paths included).
 std::string to_text(RunConfig const &c);
 /// Adds every setting to \p json as a typed field (the keys of to_text; `metric` left out, as
