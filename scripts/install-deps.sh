@@ -82,7 +82,7 @@ done
 if [ -n "$BUNDLE_IN" ] || { [ -n "$DEPS_PREFIX" ] && [ $PRINT = 1 ]; }; then
   [ -n "$DEPS_PREFIX" ] || die "--from-bundle needs --prefix P"
   [ -z "$BUNDLE_OUT" ] || die "--bundle and --from-bundle exclude each other"
-  mkdir -p "$DEPS_PREFIX" 2>/dev/null || [ $PRINT = 1 ] || die "cannot create $DEPS_PREFIX"
+  [ $PRINT = 1 ] || mkdir -p "$DEPS_PREFIX" || die "cannot create $DEPS_PREFIX"
   DEPS_PREFIX=$(cd "$DEPS_PREFIX" 2>/dev/null && pwd || echo "$DEPS_PREFIX")
   [ -z "$BUNDLE_IN" ] || BUNDLE_IN=$(cd "$BUNDLE_IN" && pwd) || die "no bundle folder '$BUNDLE_IN'"
 elif [ -n "$DEPS_PREFIX" ]; then
@@ -439,7 +439,10 @@ if [ -n "$BUNDLE_IN" ]; then
   # (libgfortran) is found in the prefix too, without LD_LIBRARY_PATH.
   COMMON+=("-DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags"
     "-DCMAKE_SHARED_LINKER_FLAGS=-Wl,--disable-new-dtags")
-  KK_OPTS+=(-DCMAKE_PREFIX_PATH="$DEPS_PREFIX/usr" -DBLAS_LIBRARY_DIRS="$DEPS_PREFIX/usr/lib/$MULTIARCH")
+  # KokkosKernels asks a Fortran compiler how BLAS symbols are named; the GPU machine may have
+  # none: OpenBLAS uses gfortran's convention (lower case, one trailing underscore).
+  KK_OPTS+=(-DCMAKE_PREFIX_PATH="$DEPS_PREFIX/usr" -DBLAS_LIBRARY_DIRS="$DEPS_PREFIX/usr/lib/$MULTIARCH"
+    -DLAPACK_LIBRARY_DIRS="$DEPS_PREFIX/usr/lib/$MULTIARCH" "-DF77_BLAS_MANGLE=(name,NAME) name ## _")
   if command -v ninja >/dev/null; then export CMAKE_GENERATOR=Ninja; fi
 fi
 if [ $CUDA = 1 ]; then

@@ -75,6 +75,7 @@ step "root: $(chroot "$ROOT" dpkg-query -W | wc -l) packages; g++ $(chroot "$ROO
 # ---- 3. what travels: a copy of the checkout's files (tracked, or untracked and not ignored)
 SRC=$WORK/src
 step "checkout: copying the files git tracks or does not ignore to $SRC"
+rm -rf "$SRC"
 mkdir -p "$SRC"
 (cd "$HERE" && git ls-files -z --cached --others --exclude-standard \
   | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done \
