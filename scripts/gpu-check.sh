@@ -159,7 +159,7 @@ phase_run() {
   done
   # ---- mini-batch SAGE steps (fan-outs input layer first, as bench_train takes them)
   local FAN=15,10 BATCH=1024
-  for input in feat tt; do
+  for input in feat emb tt; do
     for dev in gpu cpu; do
       [ $dev = cpu ] || [ $gpu = 1 ] || continue
       bin=build-bench/bin/bench_train

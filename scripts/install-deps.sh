@@ -278,7 +278,7 @@ unpack_bundle() {
     return 0
   fi
   command -v dpkg-deb >/dev/null || command -v ar >/dev/null || die "needs dpkg-deb or ar to unpack .deb files"
-  rm -rf "$p/usr" "$p/lib" "$p/bin" "$p/etc" "$stamp"
+  rm -rf "${p:?}/usr" "${p:?}/lib" "${p:?}/bin" "${p:?}/etc" "$stamp"
   local deb n=0
   new_work
   for deb in "$BUNDLE_IN"/debs/*.deb; do
@@ -293,7 +293,7 @@ unpack_bundle() {
   if [ -d "$p/lib" ] && [ ! -L "$p/lib" ]; then
     mkdir -p "$p/usr/lib"
     cp -a "$p/lib/." "$p/usr/lib/"
-    rm -rf "$p/lib"
+    rm -rf "${p:?}/lib"
     ln -s usr/lib "$p/lib"
   fi
   local link target cand sys
