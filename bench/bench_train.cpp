@@ -19,11 +19,17 @@
 //       row_map + entries + values, X, Y) / time as a fraction of the triad's bandwidth.
 //   bench_train --mode sage-minibatch [--nodes 2449029 --avg-degree 50.5 --features 100
 //               --classes 47 --train 0.08 --batch-size 1000 --fanout 5,10,15 --hidden 256
-//               --layers 3 --max-batches 40 --input feat|tt --eval]
+//               --layers 3 --max-batches 40 --input feat|emb|tt --eval] [--data DIR --dim 64
+//               --tt-rank 8]
 //       ogbn-products-scale mini-batch GraphSAGE (generated in memory): median batch time over
 //       the first max-batches batches, the full epoch extrapolated from it (the epoch has
-//       ceil(train / batch) batches), sampling share, peak RSS; --eval adds one layer-wise
-//       full-neighbour inference pass over all nodes.
+//       ceil(train / batch) batches), sampling share, mean training loss of those batches, peak
+//       RSS; --eval adds one layer-wise full-neighbour inference pass over all nodes. Fan-outs
+//       input layer first (PyG's num_neighbors is the reverse); layers = number of fan-outs.
+//       With --data DIR it trains on the graph of --mode export instead of generating one (the
+//       peer bench/pyg_peer.py runs the same fan-outs and batch size on it), with an emb / tt
+//       input of width --dim and TT rank --tt-rank (without --data: width 100, rank 8); --eval
+//       needs a valid and test split, which an export does not have.
 #include "apps/cli_options.hpp"
 #include "core/runtime/byte_ledger.hpp"
 #include "core/error.hpp"
@@ -327,15 +333,37 @@ int run_bandwidth(ttgnn::cli::Options const &o) {
   return 0;
 }
 
+/// The graph, features, labels and training nodes written by --mode export, as a Dataset.
+ttgnn::Dataset<std::int32_t> read_dataset(std::string const &dir) {
+  ttgnn::Dataset<std::int32_t> data = read_graph(dir);
+  data.name = dir;
+  const std::int64_t n = data.num_nodes();
+  auto fr = ttgnn::NpyReader::open_file(dir + "/features.npy");
+  data.features = ttgnn::DenseFeatures(Kokkos::view_alloc(Kokkos::WithoutInitializing, "features"),
+                                       n, fr.header().shape.at(1));
+  fr.read(data.features.data(), data.features.size());
+  const HostIds labels = read_ids(dir + "/labels.npy");
+  data.labels = Kokkos::View<std::int32_t *, Kokkos::HostSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "labels"), n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    data.labels(i) = static_cast<std::int32_t>(labels(i));
+    data.num_classes = std::max(data.num_classes, data.labels(i) + 1);
+  }
+  data.train = read_ids(dir + "/train.npy");
+  return data;
+}
+
 int run_sage(ttgnn::cli::Options const &o) {
   using namespace ttgnn;
+  const bool from_file = !o.get("data").empty();
   const auto t0 = Clock::now();
-  const auto data = make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(), sbm_config(o));
+  const auto data = from_file
+                        ? read_dataset(o.get("data"))
+                        : make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(), sbm_config(o));
   const double gen = since(t0);
   const double rss_data = peak_rss_mb();
-  std::fprintf(stderr,
-               "bench_train: generated %lld nodes, %lld arcs in %.1f s (peak RSS %.0f MB)\n",
-               static_cast<long long>(data.num_nodes()),
+  std::fprintf(stderr, "bench_train: %s %lld nodes, %lld arcs in %.1f s (peak RSS %.0f MB)\n",
+               from_file ? "read" : "generated", static_cast<long long>(data.num_nodes()),
                static_cast<long long>(data.graph.num_arcs()), gen, rss_data);
   MinibatchTrainOptions m;
   m.model.num_layers = static_cast<int>(o.get_int("layers"));
@@ -349,8 +377,8 @@ int run_sage(ttgnn::cli::Options const &o) {
   m.evaluate = false;
   m.max_batches = o.get_int("max-batches");
   m.input.kind = parse_input_kind(o.get("input"));
-  m.input.dim = 100;
-  m.input.tt_rank = 8;
+  m.input.dim = from_file ? o.get_int("dim") : 100;
+  m.input.tt_rank = from_file ? o.get_int("tt-rank") : 8;
   m.input.init = "gaussian";
   const auto t1 = Clock::now();
   std::vector<double> sample_share;
@@ -374,6 +402,13 @@ int run_sage(ttgnn::cli::Options const &o) {
   j.field("features", static_cast<long long>(data.num_features()));
   j.field("train_nodes", static_cast<long long>(data.train.extent(0)));
   j.field("input", o.get("input"));
+  if (from_file) {
+    j.field("data", o.get("data"));
+    j.field("dim", static_cast<long long>(m.input.dim));
+    j.field("tt_rank", static_cast<long long>(m.input.tt_rank));
+  }
+  if (!r.tt_shape.empty())
+    j.field("tt_shape", r.tt_shape);
   j.field("fanouts", m.fanouts);
   j.field("batch_size", static_cast<long long>(m.batch_size));
   j.field("hidden", static_cast<long long>(m.model.hidden));
@@ -382,7 +417,8 @@ int run_sage(ttgnn::cli::Options const &o) {
   j.field("batch_s_median", r.batch_time_s);
   j.field("epoch_s_extrapolated", r.batch_time_s * static_cast<double>(r.batches_per_epoch));
   j.field("sampling_share", sample_share.empty() ? 0.0 : sample_share[0]);
-  j.field("generate_s", gen);
+  j.field("train_loss_mean", r.history.at(0).loss);
+  j.field(from_file ? "read_s" : "generate_s", gen);
   j.field("train_s", train_s);
   j.field("peak_rss_after_generation_mb", rss_data);
   j.field("peak_rss_mb", r.peak_rss_mb);
@@ -409,7 +445,7 @@ int main(int argc, char *argv[]) {
   ttgnn::cli::Options o("bench_train");
   o.value("mode", "export | full | gcn | bandwidth | sage-minibatch", "", true)
       .value("out", "export: output folder", "")
-      .value("data", "full, bandwidth: folder written by --mode export", "")
+      .value("data", "full, bandwidth, sage: folder written by --mode export", "")
       .value("nodes", "generated nodes", "2449029")
       .value("avg-degree", "generated average degree", "50.5")
       .value("features", "feature dimension", "100")
@@ -422,8 +458,8 @@ int main(int argc, char *argv[]) {
       .value("hidden", "hidden width", "256")
       .value("layers", "layers", "3")
       .value("model", "full: gcn | sage", "gcn")
-      .value("dim", "full: embedding width (emb, tt)", "64")
-      .value("tt-rank", "full: TT rank (tt)", "8")
+      .value("dim", "full, sage with --data: embedding width (emb, tt)", "64")
+      .value("tt-rank", "full, sage with --data: TT rank (tt)", "8")
       .value("epochs", "full: timed epochs", "10")
       .value("warmup", "full: untimed epochs first", "2")
       .value("reps", "bandwidth: repetitions of the triad and of the SpMM", "10")
