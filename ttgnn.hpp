@@ -89,6 +89,7 @@
 #include "models/loss/node_metric.hpp"
 #include "models/pipeline/pipeline.hpp"
 #include "models/pipeline/run_config.hpp"
+#include "models/pipeline/run_preset.hpp"
 #include "models/pipeline/run_result.hpp"
 #include "models/train/checkpoint.hpp"
 #include "models/train/dataset_memory.hpp"

@@ -6,6 +6,7 @@
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
 #include "apps/run_options.hpp"
+#include "models/pipeline/run_preset.hpp"
 
 #include <filesystem>
 
@@ -14,11 +15,16 @@ namespace ttgnn::cli {
 int run_train(int argc, char const *const *argv) {
   Options opts("train");
   const RunConfig defaults;
-  opts.value("dataset", "dataset folder in the OGB raw layout", "", true);
+  opts.value("dataset", "dataset folder in the OGB raw layout", "", true)
+      .value("preset",
+             "defaults: auto (kipf for feat, table for inputs with a learned table) | kipf "
+             "(Kipf & Welling's GCN) | table (featureless graphs)",
+             "auto");
   declare_run_options(opts, &defaults);
   if (!opts.parse(argc, argv))
     return 0;
-  RunConfig config = defaults;
+  const InputKind input = opts.has("input") ? parse_input_kind(opts.get("input")) : defaults.input;
+  RunConfig config = default_run_config(input, parse_run_preset(opts.get("preset")));
   config.data.dataset = opts.get("dataset");
   apply_run_options(opts, config);
   const std::string title = "ttgnn train: " + to_string(config.model) +

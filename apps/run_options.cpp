@@ -8,6 +8,7 @@
 #include "core/io/json_writer.hpp"
 #include "core/io/path_checks.hpp"
 #include "graph/neighbor_sampler.hpp"
+#include "models/pipeline/run_preset.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -39,11 +40,16 @@ std::string list_string(std::vector<std::int64_t> const &v) {
 struct ShownDefaults {
   RunConfig const &d;
   bool preset;
+  RunConfig table = default_run_config(InputKind::tt); ///< the defaults with a learned table
   std::string text(std::string const &value) const {
     return preset ? std::string("preset") : value;
   }
   std::string integer(std::int64_t v) const { return text(std::to_string(v)); }
   std::string real(double v) const { return text(num(v)); }
+  /// "feat: A, emb/tt: B" where the learned-table preset changes the default.
+  std::string by_input(std::string const &feat, std::string const &learned) const {
+    return text(feat == learned ? feat : "feat: " + feat + ", emb/tt: " + learned);
+  }
 };
 
 void declare_data_options(Options &opts, ShownDefaults const &s) {
@@ -62,7 +68,8 @@ void declare_model_options(Options &opts, ShownDefaults const &s) {
 
 void declare_embedding_options(Options &opts, ShownDefaults const &s) {
   EmbeddingConfig const &e = s.d.embedding;
-  opts.value("init", "embedding init: gaussian | ortho | spectral", to_string(e.init))
+  opts.value("init", "embedding init: gaussian | ortho | spectral",
+             s.by_input(to_string(e.init), to_string(s.table.embedding.init)))
       .value("init-std", "root-mean-square entry of the initial embedding table", num(e.init_std))
       .value("spectral-exponent", "spectral init: column j scaled by |lambda_j|^exponent",
              num(e.spectral_exponent))
@@ -75,24 +82,26 @@ void declare_embedding_options(Options &opts, ShownDefaults const &s) {
 }
 
 void declare_network_options(Options &opts, ShownDefaults const &s) {
-  opts.value("hidden", "hidden width", s.integer(s.d.hidden))
+  opts.value("hidden", "hidden width",
+             s.by_input(std::to_string(s.d.hidden), std::to_string(s.table.hidden)))
       .value("layers", "graph layers", s.integer(s.d.layers))
       .value("dropout", "dropout before every hidden graph layer", s.real(s.d.dropout))
       .value("input-dropout",
              "dropout on the input rows before the first layer (0 as in OGB's examples; "
              "Kipf & Welling's GCN uses 0.5)",
-             s.real(s.d.input_dropout))
+             s.by_input(num(s.d.input_dropout), num(s.table.input_dropout)))
       .flag("residual", "residual connections between hidden layers of equal width")
       .flag("batch-norm", "BatchNorm after every hidden graph layer");
 }
 
 void declare_training_options(Options &opts, ShownDefaults const &s) {
   RunConfig const &d = s.d;
-  opts.value("epochs", "training epochs", s.integer(d.epochs))
+  opts.value("epochs", "training epochs",
+             s.by_input(std::to_string(d.epochs), std::to_string(s.table.epochs)))
       .value("optimizer", "adam | adamw", s.text(to_string(d.optimizer)))
       .value("lr", "learning rate of the GNN", s.real(d.lr))
       .value("weight-decay", "weight decay of the GNN (L2 for adam, decoupled for adamw)",
-             s.real(d.weight_decay))
+             s.by_input(num(d.weight_decay), num(s.table.weight_decay)))
       .value("emb-lr", "learning rate of the embedding table (default: --lr)", "")
       .value("emb-weight-decay",
              "weight decay of the embedding table (< 0: as --weight-decay; decaying the table "
@@ -101,7 +110,7 @@ void declare_training_options(Options &opts, ShownDefaults const &s) {
       .value("patience",
              "early stopping after this many epochs without a better valid metric "
              "(0 = off)",
-             std::to_string(d.patience))
+             s.by_input(std::to_string(d.patience), std::to_string(s.table.patience)))
       .value("metric",
              "evaluation and model selection: acc | rocauc | f1_micro | f1_macro (default: acc "
              "for single-label, rocauc for multi-label datasets)")

@@ -53,7 +53,9 @@ assert d["embedding_params"] > 0 and d["compression"] > 10, d
 assert 0 <= d["test_acc"] <= 1 and 1 <= d["best_epoch"] <= 4, d
 assert d["peak_rss_mb"] > 1 and d["epoch_time_s"] > 0, d
 assert d["metric"] == "acc" and d["test_metric"] == d["test_acc"] and not d["multilabel"], d
-assert d["input_dropout"] == 0, d  # OGB's convention: no dropout on the input rows
+# a learned table gets the table preset where the command line is silent
+assert d["input_dropout"] == 0.5 and d["weight_decay"] == 0 and d["patience"] == 100, d
+assert d["hidden"] == 16 and d["init"] == "ortho", d  # given on the command line
 assert d["eval_time_s"] > 0 and d["epoch_time_mean_s"] > 0, d
 assert d["split"] == "planetoid" and d["checkpoint_epoch"] == 4, d
 # the README's recommended embedding settings are the defaults
@@ -127,6 +129,16 @@ tail -1 sum.txt | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); a
 "$bin" train --dataset "$cora" --model sage --input emb --init spectral --emb-dim 8 --epochs 2 \
   --quiet >sage.txt 2>/dev/null
 grep -q "compression 1.0x" sage.txt
+# Presets: features keep the member defaults; --preset kipf and --preset table by name.
+preset() { # preset ARGS...: the JSON line of a 1-epoch run
+  "$bin" train --dataset "$cora" --epochs 1 --quiet --json "$@" 2>/dev/null | tail -n 1
+}
+preset --input feat | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert (d["hidden"], d["weight_decay"], d["input_dropout"], d["patience"], d["feature_norm"]) == (16, 5e-4, 0, 0, "none"), d'
+preset --input feat --preset kipf | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert (d["hidden"], d["weight_decay"], d["input_dropout"], d["feature_norm"]) == (16, 5e-4, 0.5, "row"), d'
+preset --input emb --emb-dim 8 --preset kipf | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert (d["hidden"], d["weight_decay"], d["init"]) == (16, 5e-4, "ortho"), d'
+preset --input feat --preset table --hidden 8 | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert (d["hidden"], d["weight_decay"], d["init"], d["epochs"], d["patience"]) == (8, 0, "spectral", 1, 100), d'
+if "$bin" train --dataset "$cora" --preset tuned --epochs 1 >/dev/null 2>preset.err; then exit 1; fi
+grep -q "unknown preset 'tuned': expected auto, kipf or table" preset.err
 
 # 4. A huge learning rate: exit code 4, a message, the last good checkpoint kept.
 set +e
