@@ -17,7 +17,9 @@ as a Markdown table at the end. Runs `--jobs` processes at once, each with --thr
 
   python3 bench/defaults_study.py --ttgnn build/bin/ttgnn --datasets DIR[,DIR...] \
       [--inputs emb,tt --seeds 0,1,2 --wd 0,5e-5,5e-4 --lr 0.003,0.01,0.03 \
-       --epochs 100,300,1000 --jobs 2 --threads 1 --work DIR --extra "ARGS" --table]
+       --epochs 100,300,1000 --grid-patience 100 --jobs 2 --threads 1 --work DIR \
+       --extra "ARGS" --table]
+  python3 bench/defaults_study.py --report FILE    (the table of the JSON lines it printed)
 """
 import argparse
 import concurrent.futures
@@ -63,10 +65,57 @@ def name_of(dataset):
     return parts[-1]
 
 
+def summarise(records, budgets):
+    """One summary per (dataset, input) of the run records, in the order they appear."""
+    keys = list(dict.fromkeys((r["dataset"], r["input"]) for r in records))
+    summaries = []
+    for d, x in keys:
+        mine = [r for r in records if r["dataset"] == d and r["input"] == x]
+        dflt = [r for r in mine if r["kind"] == "defaults"]
+        if not dflt:
+            continue
+        s = {"summary": True, "dataset": d, "input": x, "metric": dflt[0]["metric"],
+             "defaults_test": statistics.mean(r["test"] for r in dflt),
+             "defaults_test_sd": statistics.pstdev(r["test"] for r in dflt),
+             "defaults_best_epoch": [r["best_epoch"] for r in dflt],
+             "seeds": len(dflt), "compression": dflt[0]["compression"]}
+        points = {}
+        for r in mine:
+            if r["kind"] != "grid":
+                continue
+            for b, (v, t) in r["budgets"].items():
+                points.setdefault((r["wd"], r["lr"], b), []).append((v, t))
+        if points:
+            mean = {k: (statistics.mean(v for v, _ in vs), statistics.mean(t for _, t in vs))
+                    for k, vs in points.items()}
+            best = max(mean, key=lambda k: mean[k][0])
+            s.update({"tuned_wd": best[0], "tuned_lr": best[1], "tuned_epochs": int(best[2]),
+                      "tuned_valid": mean[best][0], "tuned_test": mean[best][1],
+                      "grid_best_test": max(t for _, t in mean.values()),
+                      "grid_points": len(mean),
+                      "gap": mean[best][1] - s["defaults_test"]})
+        summaries.append(s)
+    return summaries
+
+
+def print_table(summaries):
+    print("| graph | input | metric | defaults | tuned (wd, lr, epochs) | tuned - defaults | "
+          "best test in the grid |")
+    print("|---|---|---|---|---|---|---|")
+    for s in summaries:
+        tuned = (f"{s['tuned_test']:.3f} ({s['tuned_wd']}, {s['tuned_lr']}, "
+                 f"{s['tuned_epochs']})" if "tuned_test" in s else "-")
+        gap = f"{s['gap']:+.3f}" if "gap" in s else "-"
+        grid = f"{s['grid_best_test']:.3f}" if "grid_best_test" in s else "-"
+        print(f"| {s['dataset']} | {s['input']} | {s['metric']} | "
+              f"{s['defaults_test']:.3f} ± {s['defaults_test_sd']:.3f} | {tuned} | {gap} | "
+              f"{grid} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ttgnn", default="build/bin/ttgnn")
-    ap.add_argument("--datasets", required=True, help="comma-separated dataset folders")
+    ap.add_argument("--datasets", help="comma-separated dataset folders")
     ap.add_argument("--inputs", default="emb,tt")
     ap.add_argument("--seeds", default="0,1,2")
     ap.add_argument("--wd", default="0,5e-5,5e-4")
@@ -79,12 +128,23 @@ def main():
     ap.add_argument("--extra", default="", help="arguments added to every run (both sides)")
     ap.add_argument("--no-grid", action="store_true", help="run the defaults only")
     ap.add_argument("--table", action="store_true")
+    ap.add_argument("--report", help="print the summaries and the table of a JSON-lines file "
+                    "this script wrote (no runs)")
     args = ap.parse_args()
+    budgets = [int(e) for e in args.epochs.split(",")]
+    if args.report:
+        with open(args.report) as f:
+            records = [json.loads(l) for l in f if l.startswith("{") and "summary" not in l]
+        for s in summarise(records, budgets):
+            print(json.dumps(s))
+        print_table(summarise(records, budgets))
+        return 0
+    if not args.datasets:
+        ap.error("--datasets is needed (or --report FILE)")
     os.makedirs(args.work, exist_ok=True)
     datasets = args.datasets.split(",")
     inputs = args.inputs.split(",")
     seeds = [int(s) for s in args.seeds.split(",")]
-    budgets = [int(e) for e in args.epochs.split(",")]
     grid = [] if args.no_grid else list(itertools.product(args.wd.split(","), args.lr.split(",")))
 
     jobs = []  # (dataset, input, kind, point, seed, extra flags)
@@ -117,42 +177,10 @@ def main():
             print(json.dumps(rec), flush=True)
             records.append(rec)
 
-    summaries = []
-    for d, x in itertools.product(datasets, inputs):
-        mine = [r for r in records if r["dataset"] == name_of(d) and r["input"] == x]
-        dflt = [r for r in mine if r["kind"] == "defaults"]
-        s = {"summary": True, "dataset": name_of(d), "input": x, "metric": dflt[0]["metric"],
-             "defaults_test": statistics.mean(r["test"] for r in dflt),
-             "defaults_test_sd": statistics.pstdev(r["test"] for r in dflt),
-             "defaults_best_epoch": [r["best_epoch"] for r in dflt],
-             "compression": dflt[0]["compression"]}
-        points = {}
-        for r in mine:
-            if r["kind"] != "grid":
-                continue
-            for b, (v, t) in r["budgets"].items():
-                points.setdefault((r["wd"], r["lr"], b), []).append((v, t))
-        if points:
-            mean = {k: (statistics.mean(v for v, _ in vs), statistics.mean(t for _, t in vs))
-                    for k, vs in points.items()}
-            best = max(mean, key=lambda k: mean[k][0])
-            s.update({"tuned_wd": best[0], "tuned_lr": best[1], "tuned_epochs": int(best[2]),
-                      "tuned_valid": mean[best][0], "tuned_test": mean[best][1],
-                      "grid_best_test": max(t for _, t in mean.values()),
-                      "gap": mean[best][1] - s["defaults_test"]})
+    for s in summarise(records, budgets):
         print(json.dumps(s), flush=True)
-        summaries.append(s)
-
     if args.table:
-        print("\n| graph | input | metric | defaults (3 seeds) | tuned (wd, lr, epochs) | "
-              "tuned - defaults |")
-        print("|---|---|---|---|---|---|")
-        for s in summaries:
-            tuned = (f"{s['tuned_test']:.3f} ({s['tuned_wd']}, {s['tuned_lr']}, "
-                     f"{s['tuned_epochs']})" if "tuned_test" in s else "-")
-            gap = f"{s['gap']:+.3f}" if "gap" in s else "-"
-            print(f"| {s['dataset']} | {s['input']} | {s['metric']} | "
-                  f"{s['defaults_test']:.3f} ± {s['defaults_test_sd']:.3f} | {tuned} | {gap} |")
+        print_table(summarise(records, budgets))
     return 0
 
 
