@@ -35,7 +35,11 @@ Inputs:
               gathered batched matmuls of every row); mini-batch gathers the rows of the sampled
               nodes with two batched matmuls (the whole table when they are half of it).
 Fan-outs (--fanout) are given input layer first, as bench_train's; PyG's num_neighbors is the
-reverse. The number of fan-outs must equal --layers.
+reverse. The number of fan-outs must equal --layers. bench_train's own defaults differ
+(--hidden 256 --layers 3, and for sage-minibatch --fanout 5,10,15 --batch-size 1000): give
+both sides the same values, e.g.
+    bench_train --mode sage-minibatch --data DIR --fanout 15,10 --layers 2 --hidden 128
+        --batch-size 1024 --input tt
 
 Peers (--peer): `pyg` (torch_geometric's GCNConv / SAGEConv; NeighborLoader for mini-batches)
 when it imports, else a line {"peer":"pyg","available":false,"reason":...} and `torch`: the
@@ -54,8 +58,12 @@ Output: one JSON line per configuration, keys
   peer), and hidden, layers, classes, in_features, dim, tt_rank, tt_shape, tt_impl, pyg_adj,
   warmup, loss_first, loss_last, losses (every step's training loss, warm-up included),
   loss_mean_first (mini-batch: mean loss of the epoch's first max-batches batches, the ones
-  bench_train times; compare with its train_loss_mean), fanouts, num_neighbors, batch_size, batches_per_epoch, sampled_edges_mean,
-  peak_mem_mb (CUDA: max allocated; CPU: peak RSS), loadavg_1min, step_s (every timed step).
+  bench_train times; compare with its train_loss_mean), fanouts, num_neighbors, batch_size,
+  batches_per_epoch, sampled_edges_mean, sampler, trim_to_layer (PyG mini-batch: the subgraph
+  trimmed per layer), pyg_adj_fallback (why PyG refused the sparse adjacency), prepare_s
+  (operator / loader construction, not timed; the torch peer builds its operator once per
+  model), peak_mem_mb (CUDA: max allocated; CPU: peak RSS of the process), loadavg_1min,
+  step_s (every timed step).
 A configuration that cannot run prints {"peer":..., "mode":..., "model":..., "input":...,
 "available": false, "reason": ...} instead.
 
@@ -409,6 +417,14 @@ class Graph:
         self.arcs = int(len(self.entries))
         self.classes = int(self.labels.max()) + 1
         self._edge_index = None
+        self._operators = {}
+
+    def operator(self, model, device):
+        """The normalised operator of the torch peer, built once per model (not timed)."""
+        if model not in self._operators:
+            build = gcn_operator if model == "gcn" else mean_operator
+            self._operators[model] = build(self.row_map, self.entries, self.n, device)
+        return self._operators[model]
 
     def edge_index(self):
         """(2, arcs) int64 CPU tensor: row 0 sources, row 1 targets (the graph is symmetric)."""
@@ -418,7 +434,7 @@ class Graph:
         return self._edge_index
 
 
-def base_record(peer, a, g, mode, model, inp, pyg_version):
+def base_record(peer, a, mode, model, inp):
     return {"peer": peer, "device": a.device, "threads": torch.get_num_threads(), "mode": mode,
             "model": model, "input": inp}
 
@@ -448,7 +464,7 @@ def run_full(peer, a, g, model, inp, device, pyg_mod):
     extra = dict(info, in_features=fin)
     t0 = time.perf_counter()
     if peer == "torch":
-        op = (gcn_operator if model == "gcn" else mean_operator)(g.row_map, g.entries, g.n, device)
+        op = g.operator(model, device)
         net = TorchGNN(model, widths).to(device)
         ops = [op] * a.layers
         forward = lambda h: net(h, ops, drop, 0.5, 0.5)  # noqa: E731
@@ -471,9 +487,16 @@ def run_full(peer, a, g, model, inp, device, pyg_mod):
         return loss
 
     net.train()
+    times, losses, first = [], [], 0
     if peer == "pyg" and extra["pyg_adj"] == "sparse":
-        try:  # the first (warm-up) step decides whether PyG takes the sparse adjacency
-            step()
+        try:  # the first step decides whether PyG takes the sparse adjacency
+            t = timer.now()
+            loss = step()
+            dt = timer.now() - t
+            losses.append(float(loss))
+            if a.warmup == 0:
+                times.append(dt)
+            first = 1
         except Exception as e:  # noqa: BLE001
             extra["pyg_adj"] = "edge_index"
             extra["pyg_adj_fallback"] = f"{type(e).__name__}: {e}"[:300]
@@ -482,15 +505,14 @@ def run_full(peer, a, g, model, inp, device, pyg_mod):
             forward = lambda h: net(h, adj, drop, 0.5, 0.5)  # noqa: E731
             params = list(net.parameters()) + (list(emb.parameters()) if emb is not None else [])
             opt = torch.optim.Adam(params, lr=0.01, weight_decay=5e-4)
-    times, losses = [], []
-    for e in range(a.warmup + a.epochs):
+    for e in range(first, a.warmup + a.epochs):
         t = timer.now()
         loss = step()
         dt = timer.now() - t
         losses.append(float(loss))
         if e >= a.warmup:
             times.append(dt)
-    return finish(base_record(peer, a, g, "full", model, inp, None), g, a, times, losses,
+    return finish(base_record(peer, a, "full", model, inp), g, a, times, losses,
                   a.warmup, device, extra)
 
 
@@ -546,30 +568,29 @@ def run_minibatch(peer, a, g, model, inp, device, pyg_mod):
                                 input_nodes=g.train, shuffle=True, num_workers=0)
         extra["sampler"] = "NeighborLoader"
         batches = iter(loader)
-        trim = None
-        try:
-            from torch_geometric.utils import trim_to_layer
-            trim = trim_to_layer
-        except ImportError:
-            pass
 
         def next_batch():
             b = next(batches)
             nodes = b.n_id.to(device, non_blocking=True)
             ei = b.edge_index.to(device, non_blocking=True)
             hops = None
-            if trim is not None and getattr(b, "num_sampled_nodes", None) is not None:
-                ns, es = b.num_sampled_nodes, b.num_sampled_edges
-
+            ns = getattr(b, "num_sampled_nodes", None)
+            es = getattr(b, "num_sampled_edges", None)
+            if isinstance(ns, (list, tuple)) and isinstance(es, (list, tuple)) and len(ns) > 1:
+                # PyG's trim_to_layer, written out (its handling of x differs between
+                # versions): layer k drops the outermost hop's nodes and edges (the loader
+                # orders both by hop) that no later layer needs.
                 def hops(k, h, adj, ns=ns, es=es):
-                    h, adj, _ = trim(k, ns, es, h, adj)
-                    return h, adj
+                    if k == 0:
+                        return h, adj
+                    return (h.narrow(0, 0, h.size(0) - int(ns[-k])),
+                            adj.narrow(1, 0, adj.size(1) - int(es[-k])))
+            extra["trim_to_layer"] = hops is not None
             return b.n_id[: b.batch_size].to(device), nodes, (ei, hops), int(b.edge_index.shape[1])
 
         def forward(nodes, blocks):
             ei, hops = blocks
             return net(rows(nodes), ei, drop, 0.0, 0.5, hops)
-        extra["trim_to_layer"] = trim is not None
     extra["prepare_s"] = round(time.perf_counter() - t0, 3)
     opt = torch.optim.Adam(net.parameters(), lr=0.003)
     opt_emb = None
@@ -601,7 +622,7 @@ def run_minibatch(peer, a, g, model, inp, device, pyg_mod):
     first = losses[: min(a.max_batches, steps)]  # the batches bench_train times (no warm-up)
     extra["loss_mean_first"] = round(statistics.mean(first), 5) if first else None
     extra["sampled_edges_mean"] = round(statistics.mean(edges), 1) if edges else None
-    return finish(base_record(peer, a, g, "minibatch", model, inp, None), g, a, times, losses,
+    return finish(base_record(peer, a, "minibatch", model, inp), g, a, times, losses,
                   warm, device, extra)
 
 
