@@ -23,8 +23,8 @@
 # Environment: TTGNN_JOBS (default nproc), OUT (default gpu-check/), GPU_CHECK_NODES (1000000)
 # and GPU_CHECK_EDGES (20000000) for the generated graph, GPU_CHECK_EPOCHS (5),
 # GPU_CHECK_BATCHES (20: mini-batch steps timed), GPU_CHECK_TIMEOUT (300: seconds per benchmark
-# command), GPU_CHECK_CUDA_CMAKE (extra cmake arguments for build-cuda, e.g. host -O0 for a
-# compile-only check).
+# command), GPU_CHECK_CUDA_CMAKE (extra cmake arguments for build-cuda, as shell words, e.g.
+# "'-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG'" for a compile-only check).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PHASE=all
@@ -79,7 +79,7 @@ phase_build() {
   if [ $rc != 0 ]; then wait $cpu_pid || true; fail deps_cuda "$OUT/deps-cuda.log"; fi
   json deps "\"target\":\"cuda\",\"arch\":$ARCH$ARCH_NOTE,\"seconds\":$(( $(date +%s) - s ))"
   s=$(date +%s)
-  read -r -a extra <<<"${GPU_CHECK_CUDA_CMAKE:-}"
+  eval "extra=(${GPU_CHECK_CUDA_CMAKE:-})" # shell words: quote an argument that has spaces
   env $(generator_env build-cuda) bash scripts/build.sh --cuda "$ARCH" -DTTGNN_ENABLE_BENCH=ON \
     "${extra[@]}" >"$OUT/build-cuda.log" 2>&1 || rc=$?
   if [ $rc != 0 ]; then wait $cpu_pid || true; fail build_cuda "$OUT/build-cuda.log"; fi

@@ -11,8 +11,8 @@
 #
 # Needs root (mmdebstrap, mount, chroot) and Debian's package mirror; installs mmdebstrap when
 # missing. WORKDIR keeps the root file system, the bundle, a copy of the checkout (the files git
-# tracks or does not ignore: what travels to a GPU machine) and a ccache folder, so that a
-# second run recompiles only what changed.
+# tracks or does not ignore: what travels to a GPU machine), the dependency prefix and a ccache
+# folder, so that a second run recompiles only what changed.
 #
 # Environment: TTGNN_BUNDLE (use this bundle instead of making one), REHEARSAL_ARCH (90),
 # REHEARSAL_NODES / REHEARSAL_EDGES (20000 / 200000: the run phase's graph),
@@ -101,6 +101,11 @@ bind "$SRC" /src
 bind "$BUNDLE" /bundle ro
 bind "$CUDA" /usr/local/cuda ro
 bind "$WORK/ccache" /ccache
+# the dependency prefix lives outside the copy (at the same path inside), so that a second run
+# reuses the unpacked packages and the Kokkos builds
+mkdir -p "$WORK/prefix"
+chown 4242:4242 "$WORK/prefix"
+bind "$WORK/prefix" /src/build-prefix
 
 inside() { # inside COMMAND: runs COMMAND in /src as the unprivileged user, with a clean env
   chroot --userspec=4242:4242 "$ROOT" /usr/bin/env -i HOME=/home/rehearsal PATH=/usr/bin:/bin \
@@ -111,7 +116,7 @@ inside() { # inside COMMAND: runs COMMAND in /src as the unprivileged user, with
 step "inside: no network needed from here on; user $(inside 'id -un'), $(inside nproc) cores"
 s=$(date +%s)
 step "inside: scripts/gpu-check.sh build $ARCH (bundle -> prefix -> CUDA + CPU builds)"
-CUDA_CMAKE=${REHEARSAL_CUDA_CMAKE:--DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG}
+CUDA_CMAKE=${REHEARSAL_CUDA_CMAKE:-"-DCMAKE_CXX_FLAGS_RELEASE=-O0\\ -DNDEBUG"}
 inside "GPU_CHECK_CUDA_CMAKE='$CUDA_CMAKE' bash scripts/gpu-check.sh build $ARCH"
 step "inside: build phase done in $(( $(date +%s) - s )) s"
 inside "ls build-cuda/bin | tr '\n' ' '; echo; ls build-bench/bin | tr '\n' ' '; echo"
