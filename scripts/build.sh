@@ -49,6 +49,8 @@ EXTRA=()
 if [ ${#CUDA_ARGS[@]} -gt 0 ]; then
   BUILD_DIR=${BUILD_DIR:-build-cuda}
   export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+  # nvcc_wrapper calls nvcc through PATH
+  command -v nvcc >/dev/null || export PATH=$CUDA_HOME/bin:$PATH
   EXTRA=(-DCMAKE_CXX_COMPILER="$KOKKOS/bin/nvcc_wrapper")
 fi
 BUILD_DIR=${BUILD_DIR:-build}
