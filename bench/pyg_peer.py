@@ -335,35 +335,37 @@ class TorchSampler:
         self.gen.manual_seed(seed)
 
     def sample_layer(self, dst, fanout):
-        start = self.crow[dst]
-        deg = self.crow[dst + 1] - start
+        # index_select / masked_select rather than advanced indexing: far faster on torch 1.13
+        sel = torch.index_select
+        start = sel(self.crow, 0, dst)
+        deg = sel(self.crow, 0, dst + 1) - start
         nd = dst.shape[0]
-        seg = torch.repeat_interleave(torch.arange(nd, device=self.device), deg)
+        ar = torch.arange(nd, device=self.device)
+        seg = torch.repeat_interleave(ar, deg)
         offs = torch.cumsum(deg, 0) - deg
-        pos = torch.arange(seg.shape[0], device=self.device) - offs[seg]
-        eid = start[seg] + pos
+        pos = torch.arange(seg.shape[0], device=self.device) - sel(offs, 0, seg)
+        eid = sel(start, 0, seg) + pos
         take = deg.clamp(max=fanout)
         if int((deg > fanout).sum()) > 0:
             key = torch.rand(seg.shape[0], generator=self.gen, device=self.device,
                              dtype=torch.float64) + seg.to(torch.float64)
             order = torch.argsort(key)  # random order within each destination node
-            rank = torch.arange(seg.shape[0], device=self.device) - offs[seg]
-            keep = rank < take[seg]
-            eid = eid[order][keep]
-            seg = seg[keep]  # seg is sorted, so seg[order] == seg
-        nbr = self.col[eid]
+            keep = pos < sel(take, 0, seg)  # seg is sorted, so its order and pos stay
+            eid = torch.masked_select(sel(eid, 0, order), keep)
+            seg = torch.masked_select(seg, keep)
+        nbr = sel(self.col, 0, eid)
         # relabel: destination nodes first, then the new nodes
-        self.local[dst] = torch.arange(nd, device=self.device)
-        new = torch.unique(nbr[self.local[nbr] < 0])
-        self.local[new] = torch.arange(nd, nd + new.shape[0], device=self.device)
+        self.local.index_copy_(0, dst, ar)
+        new = torch.unique(torch.masked_select(nbr, sel(self.local, 0, nbr) < 0))
+        self.local.index_copy_(0, new, torch.arange(nd, nd + new.shape[0], device=self.device))
         src = torch.cat([dst, new])
-        cols = self.local[nbr]
-        self.local[src] = -1
+        cols = sel(self.local, 0, nbr)
+        self.local.index_fill_(0, src, -1)
         ns = src.shape[0]
-        cols = cols[torch.argsort(seg * ns + cols)]  # CSR: sorted columns within each row
+        cols = sel(cols, 0, torch.argsort(seg * ns + cols))  # CSR: sorted columns in each row
         crow = torch.zeros(nd + 1, dtype=torch.int64, device=self.device)
         crow[1:] = torch.cumsum(take, 0)
-        val = (1.0 / take.clamp(min=1).to(torch.float32))[seg]
+        val = torch.repeat_interleave(1.0 / take.clamp(min=1).to(torch.float32), take)
         return src, CsrOp(crow, cols, val, (nd, ns))
 
     def sample(self, seeds):
