@@ -81,13 +81,12 @@ import time
 import traceback
 import warnings
 
-import numpy as np
-
 try:
+    import numpy as np
     import torch
 except ImportError as _e:  # say so as the other failures do (e.g. a python3 without torch)
     print(json.dumps({"peer": "pyg", "available": False, "python": sys.executable,
-                      "reason": f"torch does not import: {_e}"}), flush=True)
+                      "reason": f"numpy / torch do not import: {_e}"}), flush=True)
     sys.exit(2)
 import torch.nn as nn
 import torch.nn.functional as F
