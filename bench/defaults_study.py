@@ -127,6 +127,9 @@ def main():
     ap.add_argument("--work", default="defaults-study")
     ap.add_argument("--extra", default="", help="arguments added to every run (both sides)")
     ap.add_argument("--no-grid", action="store_true", help="run the defaults only")
+    ap.add_argument("--grid-only", action="store_true",
+                    help="run the grid only (the defaults' records from an earlier run of "
+                    "the same file complete the --report)")
     ap.add_argument("--table", action="store_true")
     ap.add_argument("--report", help="print the summaries and the table of a JSON-lines file "
                     "this script wrote (no runs)")
@@ -149,7 +152,8 @@ def main():
 
     jobs = []  # (dataset, input, kind, point, seed, extra flags)
     for d, x, s in itertools.product(datasets, inputs, seeds):
-        jobs.append((d, x, "defaults", None, s, []))
+        if not args.grid_only:
+            jobs.append((d, x, "defaults", None, s, []))
         for wd, lr in grid:
             jobs.append((d, x, "grid", (wd, lr), s, ["--weight-decay", wd, "--lr", lr,
                                                      "--epochs", str(max(budgets)),
