@@ -6,7 +6,7 @@
 //       generates a DC-SBM graph and writes DIR/{row_map,entries,features,labels,train}.npy
 //       (CSR of the symmetric graph without self loops, float32 features, int64 ids).
 //   bench_train --mode full --data DIR [--model gcn|sage --input feat|emb|tt --dim 64
-//               --tt-rank 8 --hidden 128 --layers 2 --epochs 10 --warmup 2]
+//               --tt-rank 8 --hidden 256 --layers 3 --epochs 10 --warmup 2]  (the defaults)
 //       full-batch training epochs on the exported data (forward, backward, Adam on the weights
 //       and on the embedding table or TT cores), the same model as bench/train_torch.py: median
 //       epoch time, peak RSS and the memory breakdown. emb is a full N x dim table (dense
