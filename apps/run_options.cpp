@@ -113,7 +113,7 @@ void declare_training_options(Options &opts, ShownDefaults const &s) {
              s.by_input(std::to_string(d.patience), std::to_string(s.table.patience)))
       .value("metric",
              "evaluation and model selection: acc | rocauc | f1_micro | f1_macro (default: acc "
-             "for single-label, rocauc for multi-label datasets)")
+             "for single-label, rocauc for multi-label datasets; rocauc also for 2 classes)")
       .value("lr-warmup", "linear learning-rate warm-up epochs", std::to_string(d.lr_warmup))
       .value("warmup", "refused: the learning-rate warm-up is --lr-warmup, and epoch_time_s is "
                        "a median, so timing needs no untimed epochs")

@@ -47,6 +47,24 @@ template <class Scalar> double roc_auc_one_task(std::vector<std::pair<Scalar, in
   return (rank_sum - 0.5 * double(pos) * double(pos + 1)) / (double(pos) * double(neg));
 }
 
+/// \brief ROC-AUC of a binary single-label task over the rows \p ids: the score of a row is
+/// the logit of class 1 minus that of class 0 (softmax's probability of class 1 is monotone in
+/// it), rows with label < 0 are left out. \p logits is row-major N x 2. Host only. Returns 0
+/// when the rows hold one class only (undefined; the pipeline refuses such a split on load).
+template <class Scalar>
+double roc_auc_binary(Scalar const *logits, std::int32_t const *labels, std::int64_t const *ids,
+                      std::int64_t num_ids) {
+  std::vector<std::pair<Scalar, int>> items;
+  items.reserve(static_cast<std::size_t>(num_ids));
+  for (std::int64_t q = 0; q < num_ids; ++q) {
+    const std::int64_t i = ids[q];
+    if (labels[i] >= 0)
+      items.emplace_back(logits[2 * i + 1] - logits[2 * i], labels[i] == 1 ? 1 : 0);
+  }
+  const double auc = roc_auc_one_task(items);
+  return auc < 0 ? 0.0 : auc;
+}
+
 /// \brief OGB's ROC-AUC of multi-label predictions (ogb.nodeproppred.Evaluator for
 /// ogbn-proteins): over the rows \p ids, for every task whose known targets include both a 1
 /// and a 0, the ROC-AUC of the scores of its known entries; the mean over those tasks.

@@ -62,15 +62,22 @@ inline bool is_multilabel_metric(NodeMetric m) {
 
 /// \brief The metric of a dataset: \p requested when given ("" : accuracy for single-label
 /// targets, ROC-AUC for multi-label ones, as OGB scores ogbn-proteins). ConfigError when it
-/// does not fit the targets (accuracy needs single-label ones, the others multi-label ones).
-inline NodeMetric resolve_metric(std::string const &requested, bool multilabel) {
+/// does not fit the targets: accuracy needs single-label ones, F1 multi-label ones, ROC-AUC
+/// multi-label ones or single-label ones of \p num_classes = 2 (a binary task, scored by the
+/// logit of class 1 minus that of class 0, as Platonov et al. score Tolokers).
+inline NodeMetric resolve_metric(std::string const &requested, bool multilabel,
+                                 int num_classes = 0) {
   if (requested.empty())
     return multilabel ? NodeMetric::rocauc : NodeMetric::accuracy;
   const NodeMetric m = parse_node_metric(requested);
-  if (is_multilabel_metric(m) != multilabel)
-    throw ConfigError(
-        "--metric " + requested + ": the dataset is " +
-        (multilabel ? "multi-label (use rocauc, f1_micro or f1_macro)" : "single-label (use acc)"));
+  if (!multilabel && m == NodeMetric::rocauc && num_classes != 2)
+    throw ConfigError("--metric " + requested + ": the dataset is single-label with " +
+                      std::to_string(num_classes) +
+                      " classes (ROC-AUC needs 2 classes or multi-label targets; use acc)");
+  if (m != NodeMetric::rocauc && is_multilabel_metric(m) != multilabel)
+    throw ConfigError("--metric " + requested + ": the dataset is " +
+                      (multilabel ? "multi-label (use rocauc, f1_micro or f1_macro)"
+                                  : "single-label (use acc, or rocauc for 2 classes)"));
   return m;
 }
 

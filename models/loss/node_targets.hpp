@@ -109,8 +109,8 @@ private:
 };
 
 /// \brief The metric of \p targets on each node set of \p sets (0 for an empty set): accuracy
-/// on the device (arg-max, first on ties), or a multi-label metric on the host from one mirror
-/// of the logits.
+/// on the device (arg-max, first on ties), or ROC-AUC of a binary task or a multi-label metric
+/// on the host from one mirror of the logits.
 template <class Scalar, class ExecutionSpace>
 std::vector<double> node_scores(
     ExecutionSpace const &space, Matrix<Scalar, ExecutionSpace> const &logits,
@@ -118,6 +118,20 @@ std::vector<double> node_scores(
     std::vector<Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>> const
         &sets) {
   std::vector<double> out(sets.size(), 0.0);
+  if (!targets.is_multilabel() && targets.metric != NodeMetric::accuracy) {
+    space.fence();
+    auto scores = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), logits);
+    auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), targets.labels);
+    if (logits.extent(1) != 2 || targets.metric != NodeMetric::rocauc)
+      throw ConfigError("node_scores: single-label targets are scored by acc, or by rocauc with "
+                        "2 classes");
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sets[k]);
+      out[k] = roc_auc_binary(scores.data(), y.data(), ids.data(),
+                              static_cast<std::int64_t>(ids.extent(0)));
+    }
+    return out;
+  }
   if (!targets.is_multilabel()) {
     for (std::size_t k = 0; k < sets.size(); ++k)
       if (sets[k].extent(0) > 0)

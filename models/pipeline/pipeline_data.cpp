@@ -131,8 +131,20 @@ void normalize_feature_rows(Dataset<std::int32_t> &data) {
 namespace {
 
 /// OGB's evaluator refuses a ROC-AUC with no task that has both a positive and a negative
-/// known target among the nodes of a set; so does ttgnn, before any training.
+/// known target among the nodes of a set; so does ttgnn, before any training. A binary
+/// single-label dataset is one task (class 1 positive).
 void check_rocauc_defined(Dataset<std::int32_t> const &d, std::string const &where) {
+  if (!d.is_multilabel()) {
+    auto y = d.labels;
+    Kokkos::View<std::int8_t **, Kokkos::LayoutRight, Kokkos::HostSpace> as_task(
+        "ttgnn::pipeline::binary_task", y.extent(0), 1);
+    for (std::size_t i = 0; i < y.extent(0); ++i)
+      as_task(i, 0) = static_cast<std::int8_t>(y(i) < 0 ? -1 : y(i) == 1 ? 1 : 0);
+    Dataset<std::int32_t> task = d;
+    task.multilabels = as_task;
+    check_rocauc_defined(task, where);
+    return;
+  }
   auto y = d.multilabels;
   const std::int64_t tasks = static_cast<std::int64_t>(y.extent(1));
   auto defined = [&](Kokkos::View<std::int64_t *, Kokkos::HostSpace> const &ids) {
@@ -180,7 +192,7 @@ LoadedData load_run_data(RunConfig const &c, RunLog const &log) {
   if (d.num_classes < 2 && !d.is_multilabel())
     throw InputError(c.data.dataset + ": need at least 2 classes, found " +
                      std::to_string(d.num_classes));
-  if (d.is_multilabel() && run_metric(c, true) == NodeMetric::rocauc)
+  if (run_metric(c, d.is_multilabel(), d.num_classes) == NodeMetric::rocauc)
     check_rocauc_defined(d, c.data.dataset + ": split " + load.split);
   if (feat && c.data.feature_norm == FeatureNorm::row)
     normalize_feature_rows(d);

@@ -206,8 +206,8 @@ RunConfig run_config_from_text(std::string const &text) {
   return c;
 }
 
-NodeMetric run_metric(RunConfig const &c, bool multilabel) {
-  return resolve_metric(c.metric ? to_string(*c.metric) : std::string(), multilabel);
+NodeMetric run_metric(RunConfig const &c, bool multilabel, int num_classes) {
+  return resolve_metric(c.metric ? to_string(*c.metric) : std::string(), multilabel, num_classes);
 }
 
 } // namespace ttgnn

@@ -111,7 +111,7 @@ struct RunConfig {
 
 /// The evaluator of a run: \p c.metric, or the dataset's default (accuracy, or ROC-AUC when
 /// \p multilabel); resolve_metric (models/loss/node_metric.hpp) refuses a mismatch.
-NodeMetric run_metric(RunConfig const &c, bool multilabel);
+NodeMetric run_metric(RunConfig const &c, bool multilabel, int num_classes = 0);
 
 /// `key=value` lines, one per setting (outputs and data paths included).
 std::string to_text(RunConfig const &c);

@@ -354,8 +354,10 @@ NodeTargets<ExecutionSpace> device_targets(Dataset<std::int32_t> const &data, No
         Kokkos::create_mirror_view_and_copy(memory_space(), data.multilabels,
                                             "ttgnn::minibatch::multilabels"),
         metric);
-  return NodeTargets<ExecutionSpace>(
+  NodeTargets<ExecutionSpace> out(
       Kokkos::create_mirror_view_and_copy(memory_space(), data.labels, "ttgnn::minibatch::labels"));
+  out.metric = metric; // accuracy, or ROC-AUC of a binary task
+  return out;
 }
 
 /// Everything later epochs depend on (see the header); the shuffle and the sampled blocks
@@ -471,7 +473,7 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   GnnModel<Scalar, ExecutionSpace, std::int32_t> model(sage_config(o, data, input.dim()));
   init_region.reset();
 
-  const NodeMetric metric = resolve_metric(o.metric, data.is_multilabel());
+  const NodeMetric metric = resolve_metric(o.metric, data.is_multilabel(), data.num_classes);
   const NodeTargets<ExecutionSpace> targets = md::device_targets<ExecutionSpace>(data, metric);
   md::SampledBlockSource<ExecutionSpace> source(space, data, o, model, input, targets);
   TrainingLoop<Scalar, ExecutionSpace, std::int32_t, input_type> loop(

@@ -139,6 +139,13 @@ preset --input emb --emb-dim 8 --preset kipf | python3 -c 'import json,sys; d=js
 preset --input feat --preset table --hidden 8 | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert (d["hidden"], d["weight_decay"], d["init"], d["epochs"], d["patience"]) == (8, 0, "spectral", 1, 100), d'
 if "$bin" train --dataset "$cora" --preset tuned --epochs 1 >/dev/null 2>preset.err; then exit 1; fi
 grep -q "unknown preset 'tuned': expected auto, kipf or table" preset.err
+# ROC-AUC of a binary single-label task (--metric rocauc with 2 classes); refused with 7.
+"$bin" generate --out binary --nodes 600 --classes 2 --homophily 0.9 --communities 2 --features 8 \
+  --seed 5 >/dev/null 2>&1
+"$bin" train --dataset binary --input feat --metric rocauc --epochs 30 --quiet --json 2>/dev/null |
+  tail -n 1 | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert d["metric"] == "rocauc" and "test_acc" not in d and 0.75 < d["test_metric"] <= 1, d'
+if "$bin" train --dataset "$cora" --metric rocauc --epochs 1 >/dev/null 2>auc.err; then exit 1; fi
+grep -q "single-label with 7 classes (ROC-AUC needs 2 classes" auc.err
 
 # 4. A huge learning rate: exit code 4, a message, the last good checkpoint kept.
 set +e

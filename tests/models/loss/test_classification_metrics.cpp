@@ -76,9 +76,30 @@ TEST_CASE("micro- and macro-F1 by hand (threshold: logit > 0)") {
   CHECK(ttgnn::resolve_metric("", false) == ttgnn::NodeMetric::accuracy);
   CHECK_THROWS_AS(ttgnn::resolve_metric("acc", true), ttgnn::ConfigError);
   CHECK_THROWS_AS(ttgnn::resolve_metric("rocauc", false), ttgnn::ConfigError);
+  // single-label: ROC-AUC of a binary task only; F1 never
+  CHECK(ttgnn::resolve_metric("rocauc", false, 2) == ttgnn::NodeMetric::rocauc);
+  CHECK_THROWS_WITH_AS(ttgnn::resolve_metric("rocauc", false, 3),
+                       "--metric rocauc: the dataset is single-label with 3 classes (ROC-AUC "
+                       "needs 2 classes or multi-label targets; use acc)",
+                       ttgnn::ConfigError);
+  CHECK_THROWS_AS(ttgnn::resolve_metric("f1_micro", false, 2), ttgnn::ConfigError);
+  CHECK(ttgnn::resolve_metric("", false, 2) == ttgnn::NodeMetric::accuracy);
   CHECK_THROWS_AS(ttgnn::parse_node_metric("auc"), ttgnn::ConfigError);
   CHECK(ttgnn::multilabel_metric(ttgnn::NodeMetric::f1_macro, logits.data(), y.data(), 4,
                                  all.data(), 4) == doctest::Approx(1.5 / 4).epsilon(1e-15));
+}
+
+TEST_CASE("roc_auc_binary: the logit difference ranked, unlabelled rows left out") {
+  // rows: (logit0, logit1), label. Scores l1 - l0: 1, -1, 0.5, 0.5, 3 (label -1: left out).
+  const std::vector<double> logits{0, 1, 1, 0, 0, 0.5, 0.5, 1, 0, 3};
+  const std::vector<std::int32_t> labels{1, 0, 0, 1, -1};
+  const std::vector<std::int64_t> all{0, 1, 2, 3, 4};
+  // positives 1, 0.5; negatives -1, 0.5: pairs (1,-1) 1, (1,0.5) 1, (0.5,-1) 1, (0.5,0.5) 1/2
+  CHECK(ttgnn::roc_auc_binary(logits.data(), labels.data(), all.data(), 5) ==
+        doctest::Approx(3.5 / 4).epsilon(1e-15));
+  // one class only: undefined, reported as 0
+  const std::vector<std::int64_t> negatives{1, 2};
+  CHECK(ttgnn::roc_auc_binary(logits.data(), labels.data(), negatives.data(), 2) == 0.0);
 }
 
 } // namespace

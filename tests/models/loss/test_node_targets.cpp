@@ -46,4 +46,25 @@ TTGNN_TEST_ALL_SPACES("node_scores: device logits, host multi-label metrics") {
   check_node_scores<ExecutionSpace>();
 }
 
+TTGNN_TEST_ALL_SPACES("node_scores: ROC-AUC of a binary single-label task") {
+  const ExecutionSpace space;
+  using M = typename ExecutionSpace::memory_space;
+  // the rows of the roc_auc_binary case: scores l1 - l0 = 1, -1, 0.5, 0.5, 3
+  auto logits = matrix<ExecutionSpace>({{0, 1}, {1, 0}, {0, 0.5}, {0.5, 1}, {0, 3}});
+  Kokkos::View<std::int32_t *, M> labels("labels", 5);
+  auto h = Kokkos::create_mirror_view(labels);
+  const std::int32_t values[] = {1, 0, 0, 1, -1};
+  for (int i = 0; i < 5; ++i)
+    h(i) = values[i];
+  Kokkos::deep_copy(labels, h);
+  ttgnn::NodeTargets<ExecutionSpace> t(labels);
+  Kokkos::View<const std::int64_t *, M> all = ids<ExecutionSpace>({0, 1, 2, 3, 4}),
+                                        pair = ids<ExecutionSpace>({0, 1});
+  CHECK(ttgnn::node_scores(space, logits, t, {all})[0] == doctest::Approx(3.0 / 5)); // accuracy
+  t.metric = ttgnn::NodeMetric::rocauc;
+  auto s = ttgnn::node_scores(space, logits, t, {all, pair});
+  CHECK(s[0] == doctest::Approx(3.5 / 4).epsilon(1e-15));
+  CHECK(s[1] == 1.0);
+}
+
 } // namespace
