@@ -118,39 +118,33 @@ std::vector<double> node_scores(
     std::vector<Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>> const
         &sets) {
   std::vector<double> out(sets.size(), 0.0);
-  if (!targets.is_multilabel() && targets.metric != NodeMetric::accuracy) {
-    space.fence();
-    auto scores = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), logits);
-    auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), targets.labels);
-    if (logits.extent(1) != 2 || targets.metric != NodeMetric::rocauc)
-      throw ConfigError("node_scores: single-label targets are scored by acc, or by rocauc with "
-                        "2 classes");
-    for (std::size_t k = 0; k < sets.size(); ++k) {
-      auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sets[k]);
-      out[k] = roc_auc_binary(scores.data(), y.data(), ids.data(),
-                              static_cast<std::int64_t>(ids.extent(0)));
-    }
-    return out;
-  }
-  if (!targets.is_multilabel()) {
+  const bool multilabel = targets.is_multilabel();
+  if (!multilabel && targets.metric == NodeMetric::accuracy) {
     for (std::size_t k = 0; k < sets.size(); ++k)
       if (sets[k].extent(0) > 0)
         out[k] = double(count_correct(space, logits, targets.labels, sets[k])) /
                  double(sets[k].extent(0));
     return out;
   }
+  if (!multilabel && (logits.extent(1) != 2 || targets.metric != NodeMetric::rocauc))
+    throw ConfigError("node_scores: single-label targets are scored by acc, or by rocauc with "
+                      "2 classes");
   space.fence();
   auto scores = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), logits);
-  auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), targets.multilabels);
   static_assert(std::is_same<typename decltype(scores)::array_layout, Kokkos::LayoutRight>::value,
                 "node_scores: logits must be row-major");
+  // the targets that are scored: one of the two is empty
+  auto labels = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), targets.labels);
+  auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), targets.multilabels);
   const std::int64_t t = static_cast<std::int64_t>(logits.extent(1));
   for (std::size_t k = 0; k < sets.size(); ++k) {
     if (sets[k].extent(0) == 0)
       continue;
     auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sets[k]);
-    out[k] = multilabel_metric(targets.metric, scores.data(), y.data(), t, ids.data(),
-                               static_cast<std::int64_t>(ids.extent(0)));
+    const std::int64_t n = static_cast<std::int64_t>(ids.extent(0));
+    out[k] = multilabel
+                 ? multilabel_metric(targets.metric, scores.data(), y.data(), t, ids.data(), n)
+                 : roc_auc_binary(scores.data(), labels.data(), ids.data(), n);
   }
   return out;
 }
