@@ -14,9 +14,10 @@
 /// mirrors). HOST: Serial and OpenMP only, for functions whose API is host-only (they
 /// static_assert that the space can read host memory).
 ///
-/// ctest runs each executable as NAME.serial (Serial instances plus the space-independent
-/// tests), NAME.openmp.1 and NAME.openmp.2 (OpenMP instances at 1 and 2 threads) and, in a
-/// CUDA build, NAME.cuda (the Cuda instances).
+/// ctest runs each executable as NAME.serial (Serial instances plus the plain test cases, which
+/// use the default execution space), NAME.openmp.1 and NAME.openmp.2 (OpenMP instances at 1 and
+/// 2 threads). In a CUDA build the plain test cases run as NAME.default beside NAME.cuda (the
+/// Cuda instances), both labelled "cuda".
 
 #include <doctest/doctest.h>
 
