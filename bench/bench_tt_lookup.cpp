@@ -10,8 +10,9 @@
 // ids "random": uniform over the N = prod(n) rows (with repeats); "contiguous": blocks of
 // --block consecutive ids at random offsets (as a batch looks after METIS ordering). Threads
 // come from OMP_NUM_THREADS. Each measurement runs once to warm up, then --reps times; one
-// JSON line each with medians. GFLOP/s counts the flops the kernels execute (fewer than the
-// plain chain with shared prefixes); "chain_gflops" counts the plain chain's flops per row.
+// JSON line each with medians (forward, forward+backward, and the backward alone on the
+// forward's plan). GFLOP/s counts the flops the kernels execute (fewer than the plain chain
+// with shared prefixes); "chain_gflops" counts the plain chain's flops per row.
 #include "core/linalg/dense_gemm.hpp"
 #include "core/io/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
@@ -201,6 +202,14 @@ template <class Scalar> void run(Config const &cfg) {
                 space.fence();
               },
               &cfb);
+          double cb = 0; // the backward alone, on the plan of the last forward
+          const double tb = median_seconds(
+              reps,
+              [&] {
+                emb.backward(space, ids, grad);
+                space.fence();
+              },
+              &cb);
           const bool prefix = opt.path == ttgnn::TtLookupPath::prefix;
           const double ffwd = prefix ? np * prefix_chain + batch * row_last : batch * full_chain;
           const double fbwd =
@@ -217,6 +226,7 @@ template <class Scalar> void run(Config const &cfg) {
           j.field("distinct_prefixes", np);
           j.field("fwd_seconds", tf);
           j.field("fwdbwd_seconds", tfb);
+          j.field("bwd_seconds", tb);
           j.field("fwd_cpu_seconds", cf);
           j.field("fwdbwd_cpu_seconds", cfb);
           j.field("fwd_rows_per_s", batch / tf);

@@ -47,6 +47,8 @@ public:
   KeyGrouping<ExecutionSpace> by_digit[max_tt_cores]; ///< deterministic backward groupings
   index_view keys;                                    ///< per-row keys, scratch
   index_view digit_keys;                              ///< per-item digit, scratch
+  index_view segment_first[max_tt_cores];             ///< deterministic backward segments
+  Kokkos::View<Scalar *, memory_space> segment_sums;  ///< their partial sums, flat
   matrix prefix, dprefix;                             ///< P and dL/dP per prefix
   std::int64_t num_prefixes = 0;
 
@@ -60,7 +62,9 @@ public:
     rows_by_prefix.add_workspace(ledger);
     for (auto const &g : by_digit)
       g.add_workspace(ledger);
-    ledger.add(keys).add(digit_keys).add(prefix).add(dprefix);
+    for (auto const &v : segment_first)
+      ledger.add(v);
+    ledger.add(keys).add(digit_keys).add(segment_sums).add(prefix).add(dprefix);
   }
 
   /// Frees every buffer and forgets the plan: the next backward needs a forward first.

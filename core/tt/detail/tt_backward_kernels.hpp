@@ -9,6 +9,7 @@
 /// L_k · G_k (M_{e-1} = U reshaped, M_{k-1} = M_k · G_k^T reshaped), and the slice gradient is
 /// dG_k[i_k] += L_k^T · M_k.
 
+#include "core/tt/detail/tt_segments.hpp"
 #include "core/tt/detail/tt_team_ops.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -80,14 +81,17 @@ template <class Scalar, class ExecutionSpace> struct TtLastCoreBackward {
   }
 };
 
-/// \brief Prefix path, deterministic gradient of the last core: one team per distinct last
-/// digit v, dG_{K-1}[v] += sum over its rows (in row order) of P_row^T · g_row.
+/// \brief Prefix path, deterministic gradient of the last core: one team per segment of the
+/// rows of a distinct last digit v (tt_segments.hpp) writes sum over its rows (in row order)
+/// of (P_row^T · g_row)^T into its row of \p partial; TtSegmentCombine adds them to dG_{K-1}[v].
 template <class Scalar, class ExecutionSpace> struct TtLastCoreGrad {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using const_matrix = Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space>;
-  TtDeviceCores<Scalar, memory_space> grads;
-  Kokkos::View<const std::int64_t *, memory_space> order, offsets, keys, row_prefix;
+  TtDeviceCores<const Scalar, memory_space> g;
+  TtSegments<memory_space> seg;
+  Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space, Kokkos::MemoryUnmanaged> partial;
+  Kokkos::View<const std::int64_t *, memory_space> order, row_prefix;
   const_matrix grad_rows, prefix;
   int level = 0;
 
@@ -97,12 +101,14 @@ template <class Scalar, class ExecutionSpace> struct TtLastCoreGrad {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(member_type const &team) const {
-    const int last = grads.num_cores - 1;
-    const int lead = grads.lead(last), rank = grads.r[last], dl = grads.d[last];
-    const std::int64_t grp = team.league_rank();
+    const int last = g.num_cores - 1;
+    const int lead = g.lead(last), rank = g.r[last], dl = g.d[last];
+    const std::int64_t s = team.league_rank();
+    std::int64_t group, begin, end;
+    seg.range(last, s, group, begin, end);
     Scalar *dgt = team_scratch<Scalar>(team, level, dl * rank);
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, dl * rank), [&](int i) { dgt[i] = 0; });
-    for (auto idx = offsets(grp); idx < offsets(grp + 1); ++idx) {
+    for (auto idx = begin; idx < end; ++idx) {
       const auto row = order(idx);
       team.team_barrier();
       // dG^T (dl x R) += g^T (dl x lead) · P (lead x R)
@@ -110,7 +116,7 @@ template <class Scalar, class ExecutionSpace> struct TtLastCoreGrad {
                                                &prefix(row_prefix(row), 0), rank, dgt, rank, true);
     }
     team.team_barrier();
-    team_add_transposed(team, rank, dl, dgt, grads.slice(last, keys(grp)), false);
+    team_transpose(team, dl, rank, dgt, rank, &partial(s, 0), dl);
   }
 };
 
@@ -178,19 +184,20 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardAtomic {
   }
 };
 
-/// \brief Deterministic backward through a chain: one team per (core k, distinct digit v)
-/// group of items, in increasing item order, sums L_k^T · M_k of its items (recomputing L_k
-/// and M_k per item) and adds the sum into dG_k[v]. Each group owns its slice: no atomics.
+/// \brief Deterministic backward through a chain: one team per segment (tt_segments.hpp) of a
+/// (core k, distinct digit v) group of items sums L_k^T · M_k of its items in increasing item
+/// order (recomputing L_k and M_k per item) into its row of \p partial; TtSegmentCombine adds
+/// the rows to dG_k[v]. No atomics.
 template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using index_view = Kokkos::View<const std::int64_t *, memory_space>;
   TtDeviceCores<const Scalar, memory_space> g;
-  TtDeviceCores<Scalar, memory_space> grads;
+  TtSegments<memory_space> seg;
+  Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space, Kokkos::MemoryUnmanaged> partial;
   index_view keys;
   Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space> upstream;
-  index_view order[max_tt_cores], offsets[max_tt_cores], group_keys[max_tt_cores];
-  std::int64_t first_team[max_tt_cores + 1] = {}; ///< teams of core k: [first_team[k], ..[k+1])
+  index_view order[max_tt_cores];
   int e = 0;
   int level = 0;
 
@@ -203,10 +210,9 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
 
   KOKKOS_INLINE_FUNCTION void operator()(member_type const &team) const {
     const std::int64_t t = team.league_rank();
-    int k = 0;
-    while (t >= first_team[k + 1])
-      ++k;
-    const std::int64_t grp = t - first_team[k];
+    const int k = seg.core_of(seg.first_row, t);
+    std::int64_t group, begin, end;
+    seg.range(k, t - seg.first_row[k], group, begin, end);
     int max_slice, max_lead;
     chain_sizes(g, e, max_slice, max_lead);
     Scalar *sum = team_scratch<Scalar>(team, level, max_slice);
@@ -218,7 +224,7 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
     const int rows = g.lead(k), cols = g.slice_cols(k), rk = g.r[k];
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, rk * cols), [&](int i) { sum[i] = 0; });
     std::int64_t dig[max_tt_cores];
-    for (auto idx = offsets[k](grp); idx < offsets[k](grp + 1); ++idx) {
+    for (auto idx = begin; idx < end; ++idx) {
       const auto item = order[k](idx);
       g.digits(keys(item), e, dig);
       team.team_barrier();
@@ -249,7 +255,8 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
                                                  cols, true);
     }
     team.team_barrier();
-    team_add(team, rk * cols, sum, grads.slice(k, group_keys[k](grp)), false);
+    Scalar *out = &partial(t, 0);
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, rk * cols), [&](int i) { out[i] = sum[i]; });
   }
 };
 

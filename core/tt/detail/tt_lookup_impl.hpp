@@ -14,14 +14,23 @@ template <class Scalar, class ExecutionSpace> std::size_t team_bytes(int scalars
   return scratch_bytes<Scalar, ExecutionSpace>(static_cast<std::size_t>(scalars)) + 8 * 64;
 }
 
-/// Runs \p functor over \p league teams (nothing when league is 0).
+/// Runs \p functor over \p league teams (nothing when league is 0) whose products have about
+/// \p q columns (the vector length on a device).
 template <class ExecutionSpace, class Functor>
 void launch_teams(ExecutionSpace const &space, char const *label, std::int64_t league,
-                  std::size_t bytes, Functor functor) {
+                  std::size_t bytes, int q, Functor functor) {
   if (league <= 0)
     return;
-  functor.level = scratch_level(bytes);
-  Kokkos::parallel_for(label, make_team_policy(space, league, bytes), functor);
+  functor.level = scratch_level<ExecutionSpace>(bytes);
+  Kokkos::parallel_for(label, make_team_policy(space, league, bytes, q), functor);
+}
+
+/// Widest product of a chain over cores 0..e-1: the columns of a slice.
+template <class Cores> int chain_cols(Cores const &g, int e) {
+  int q = 1;
+  for (int k = 0; k < e; ++k)
+    q = std::max(q, g.slice_cols(k));
+  return q;
 }
 
 /// Groups the rows of \p ids by prefix and computes P for every distinct prefix.
@@ -54,11 +63,34 @@ void build_prefix_plan(
   f.e = last;
   f.buffer = forward::buffer_size(g, last);
   launch_teams(space, "ttgnn::tt_lookup::prefix_products", np,
-               team_bytes<Scalar, ExecutionSpace>(2 * f.buffer), f);
+               team_bytes<Scalar, ExecutionSpace>(2 * f.buffer), chain_cols(g, last), f);
   ws.num_prefixes = np;
   ws.plan_ids = ids.data();
   ws.plan_size = ids.extent(0);
   ws.plan_core0 = core0;
+}
+
+/// A rows x cols matrix over the workspace's segment sums (grown only).
+template <class Scalar, class ExecutionSpace>
+auto segment_matrix(TtLookupWorkspace<Scalar, ExecutionSpace> &ws, std::int64_t rows, int cols) {
+  ensure_vector(ws.segment_sums, std::max<std::int64_t>(rows * cols, 1),
+                "ttgnn::tt_lookup::segment_sums");
+  return Kokkos::View<Scalar **, Kokkos::LayoutRight, typename ExecutionSpace::memory_space,
+                      Kokkos::MemoryUnmanaged>(ws.segment_sums.data(), rows, cols);
+}
+
+/// Adds the segment sums \p partial of \p seg's groups into their slices of \p grads.
+template <class ExecutionSpace, class Scalar, class Partial>
+void combine_segments(ExecutionSpace const &space,
+                      TtDeviceCores<Scalar, typename ExecutionSpace::memory_space> const &grads,
+                      TtSegments<typename ExecutionSpace::memory_space> const &seg,
+                      Partial const &partial) {
+  TtSegmentCombine<Scalar, ExecutionSpace> f;
+  f.grads = grads;
+  f.seg = seg;
+  f.partial = partial;
+  launch_teams(space, "ttgnn::tt_lookup::combine_segments", seg.first_group[max_tt_cores], 0, 32,
+               f);
 }
 
 /// Deterministic chain backward over items with keys \p item_keys and upstream gradients.
@@ -75,26 +107,26 @@ void chain_backward_grouped(
   const auto items = static_cast<std::int64_t>(item_keys.extent(0));
   functor_type f;
   f.g = g;
-  f.grads = grads;
   f.keys = item_keys;
   f.upstream = upstream;
   f.e = e;
   ensure_vector(ws.digit_keys, items, "ttgnn::tt_lookup::digit_keys");
   auto dk = Kokkos::subview(ws.digit_keys, Kokkos::make_pair(std::int64_t(0), items));
+  int max_slice, max_lead;
+  chain_sizes(g, e, max_slice, max_lead);
   for (int k = 0; k < e; ++k) {
     const auto descents = digit_keys(space, item_keys, g, e, k, dk);
     group_by_key(space,
                  Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>(dk),
                  g.n[k], ws.by_digit[k], descents == 0 ? 1 : 0);
     f.order[k] = ws.by_digit[k].order;
-    f.offsets[k] = ws.by_digit[k].offsets;
-    f.group_keys[k] = ws.by_digit[k].keys;
-    f.first_team[k + 1] = f.first_team[k] + ws.by_digit[k].num_groups;
+    add_segments(space, ws.by_digit[k], k, g.r[k] * g.slice_cols(k), ws.segment_first[k], f.seg);
   }
-  for (int k = e + 1; k <= max_tt_cores; ++k)
-    f.first_team[k] = f.first_team[e];
-  launch_teams(space, "ttgnn::tt_lookup::chain_backward_grouped", f.first_team[e],
-               team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g, e)), f);
+  f.partial = segment_matrix(ws, f.seg.first_row[max_tt_cores], max_slice);
+  launch_teams(space, "ttgnn::tt_lookup::chain_backward_grouped", f.seg.first_row[max_tt_cores],
+               team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g, e)),
+               chain_cols(g, e), f);
+  combine_segments(space, grads, f.seg, f.partial);
 }
 
 /// Atomic chain backward over items.
@@ -116,7 +148,8 @@ void chain_backward_atomic(
   f.e = e;
   launch_teams(space, "ttgnn::tt_lookup::chain_backward_atomic",
                static_cast<std::int64_t>(item_keys.extent(0)),
-               team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g, e)), f);
+               team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g, e)),
+               chain_cols(g, e), f);
 }
 
 template <class Scalar, class MemorySpace>
@@ -166,7 +199,8 @@ void tt_lookup_forward(
     f.e = g.num_cores;
     f.buffer = functor_type::buffer_size(g, g.num_cores);
     detail::launch_teams(space, "ttgnn::tt_lookup::forward_plain", batch,
-                         detail::team_bytes<Scalar, ExecutionSpace>(2 * f.buffer), f);
+                         detail::team_bytes<Scalar, ExecutionSpace>(2 * f.buffer),
+                         detail::chain_cols(g, g.num_cores), f);
     return;
   }
   detail::build_prefix_plan(space, g, ids, cores.shape().num_rows, cores.core(0).data(), ws,
@@ -180,7 +214,8 @@ void tt_lookup_forward(
   f.prefix = ws.prefix;
   f.out = out;
   detail::launch_teams(space, "ttgnn::tt_lookup::forward_prefix_rows", batch,
-                       detail::team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g)), f);
+                       detail::team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g)),
+                       g.d[g.num_cores - 1], f);
 }
 
 /// \brief grads += dL/dcores given grad_rows = dL/d(out of the forward on the same ids).
@@ -237,7 +272,7 @@ void tt_lookup_backward(
     f.atomic = atomic;
     detail::launch_teams(space, "ttgnn::tt_lookup::backward_last_core", np,
                          detail::team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g)),
-                         f);
+                         rank, f);
   }
   if (!atomic) {
     auto keys = Kokkos::subview(ws.keys, Kokkos::make_pair(std::int64_t(0), batch));
@@ -247,16 +282,19 @@ void tt_lookup_backward(
                  descents == 0 ? 1 : 0);
     using functor_type = detail::TtLastCoreGrad<Scalar, ExecutionSpace>;
     functor_type f;
-    f.grads = gg;
+    f.g = g;
+    detail::add_segments(space, by_last, last, g.d[last] * g.r[last], ws.segment_first[last],
+                         f.seg);
+    const auto segments = f.seg.first_row[max_tt_cores];
+    f.partial = detail::segment_matrix(ws, segments, g.d[last] * g.r[last]);
     f.order = by_last.order;
-    f.offsets = by_last.offsets;
-    f.keys = by_last.keys;
     f.row_prefix = ws.rows_by_prefix.group_of;
     f.grad_rows = grad_rows;
     f.prefix = prefix;
-    detail::launch_teams(space, "ttgnn::tt_lookup::backward_last_core_grouped", by_last.num_groups,
+    detail::launch_teams(space, "ttgnn::tt_lookup::backward_last_core_grouped", segments,
                          detail::team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g)),
-                         f);
+                         rank, f);
+    detail::combine_segments(space, gg, f.seg, f.partial);
   }
   Kokkos::View<const std::int64_t *, memory_space> prefix_keys =
       Kokkos::subview(ws.rows_by_prefix.keys, rows);

@@ -288,10 +288,30 @@ KOKKOS_INLINE_FUNCTION void team_add_transposed(Team const &team, int rows, int 
   });
 }
 
-/// \brief A team policy over \p league teams with \p scratch_bytes of team scratch (level 0
-/// when small, level 1 otherwise). One thread per team and no vector lanes on host spaces.
+/// Vector lanes of a device team whose products have about \p q columns: the power of two at
+/// or above q, from 1 to 32 (a warp), so that narrow products (q = d = 4) leave no lanes idle
+/// and the team gets more threads instead (Kokkos::AUTO team size).
+inline int team_vector_length(int q) {
+  int v = 1;
+  while (v < q && v < 32)
+    v *= 2;
+  return v;
+}
+
+/// Scratch level for \p bytes of team scratch: level 0 (on-chip on a GPU) up to what the space
+/// offers there (TeamPolicy::scratch_size_max(0): 32 KiB on host spaces, the shared memory of a
+/// block less Kokkos' reserve on Cuda), level 1 (global memory) above.
+template <class ExecutionSpace> int scratch_level(std::size_t bytes) {
+  const auto max0 = Kokkos::TeamPolicy<ExecutionSpace>::scratch_size_max(0);
+  return bytes <= static_cast<std::size_t>(max0) ? 0 : 1;
+}
+
+/// \brief A team policy over \p league teams with \p scratch_bytes of team scratch at
+/// scratch_level. One thread per team and no vector lanes on host spaces; on a device,
+/// team_vector_length(q) lanes and an automatic team size.
 template <class ExecutionSpace, class Tag = void>
-auto make_team_policy(ExecutionSpace const &space, std::int64_t league, std::size_t scratch_bytes) {
+auto make_team_policy(ExecutionSpace const &space, std::int64_t league, std::size_t scratch_bytes,
+                      int q = 16) {
   // Dynamic: teams differ in work (groups of different sizes), and on shared cores a thread
   // that is descheduled does not hold up the others.
   using schedule = Kokkos::Schedule<Kokkos::Dynamic>;
@@ -301,14 +321,10 @@ auto make_team_policy(ExecutionSpace const &space, std::int64_t league, std::siz
   constexpr bool host =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                  typename ExecutionSpace::memory_space>::accessible;
-  policy p = host ? policy(space, league, 1, 1) : policy(space, league, Kokkos::AUTO, 16);
-  const int level = scratch_bytes <= 16384 ? 0 : 1;
-  return p.set_scratch_size(level, Kokkos::PerTeam(scratch_bytes));
-}
-
-/// Scratch level chosen by make_team_policy for \p bytes.
-inline int scratch_level(std::size_t bytes) {
-  return bytes <= 16384 ? 0 : 1;
+  policy p = host ? policy(space, league, 1, 1)
+                  : policy(space, league, Kokkos::AUTO, team_vector_length(q));
+  return p.set_scratch_size(scratch_level<ExecutionSpace>(scratch_bytes),
+                            Kokkos::PerTeam(scratch_bytes));
 }
 
 /// \brief \p count Scalars of team scratch (pointer into the team's scratch space).

@@ -1,10 +1,12 @@
 // TT backward: finite-difference check of every core entry for every (path, mode) with 2, 3 and
 // 4 cores; float against double; accumulation; the deterministic mode is bitwise reproducible
-// (twice, with and without the forward's plan, and Serial against OpenMP at 1 or 2 threads).
+// (twice, with and without the forward's plan, and Serial against OpenMP at 1 or 2 threads);
+// groups long enough for many segments match the atomic sum in double.
 #include "core/tt/tt_lookup.hpp"
 #include "test_harness.hpp"
 #include "tt_test_util.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -198,6 +200,47 @@ template <class ExecutionSpace, class Scalar> void check_reproducible() {
 TTGNN_TEST_ALL_SPACES("tt backward: the deterministic mode is bitwise reproducible") {
   check_reproducible<ExecutionSpace, double>();
   check_reproducible<ExecutionSpace, float>();
+}
+
+// Long groups: 3000 items over cores of 3 to 8 digits put hundreds of items in a group, so the
+// deterministic backward sums each group in many segments (tt_segments.hpp). In float it
+// agrees with the atomic backward in double (no grouping at all) within the rounding bound of a
+// sum of (items + chain) terms: (3000 + 64) eps_float times the same gradient with |cores| and
+// |weights| (the sum of the terms' magnitudes). A segment lost or added would be off by about
+// 1 % of that sum, thirty times the bound.
+template <class ExecutionSpace> void check_segmented_sums() {
+  for (auto const &s : test::tt_test_shapes()) {
+    CAPTURE(s.to_string());
+    auto host = test::random_host_cores(s, 51);
+    auto ids = big_batch(s);
+    auto w = random_weights(ids.size() * s.dim(), 52);
+    REQUIRE(detail::segment_length(std::int64_t(ids.size()), 1) * 3 <
+            std::int64_t(ids.size()) / *std::max_element(s.n.begin(), s.n.end()));
+    HostCores abs_host = host;
+    for (auto &core : abs_host)
+      for (auto &x : core)
+        x = std::fabs(x);
+    std::vector<double> abs_w(w);
+    for (auto &x : abs_w)
+      x = std::fabs(x);
+    const double tol = (double(ids.size()) + 64) * std::numeric_limits<float>::epsilon();
+    for (auto path : {TtLookupPath::plain, TtLookupPath::prefix}) {
+      auto det = kernel_grads<ExecutionSpace, float>(s, host, ids, w, path,
+                                                     TtBackwardMode::deterministic);
+      auto ref =
+          kernel_grads<ExecutionSpace, double>(s, host, ids, w, path, TtBackwardMode::atomic);
+      auto mag =
+          kernel_grads<ExecutionSpace, double>(s, abs_host, ids, abs_w, path,
+                                               TtBackwardMode::atomic);
+      for (std::size_t k = 0; k < det.size(); ++k)
+        for (std::size_t i = 0; i < det[k].size(); ++i)
+          CHECK(std::fabs(det[k][i] - ref[k][i]) <= tol * mag[k][i] + 1e-30);
+    }
+  }
+}
+
+TTGNN_TEST_ALL_SPACES("tt backward: groups summed in many segments match the serial sum") {
+  check_segmented_sums<ExecutionSpace>();
 }
 
 #if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
