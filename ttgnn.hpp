@@ -16,6 +16,7 @@
 #include "core/linalg/column_sums.hpp"
 #include "core/linalg/csr_transpose.hpp"
 #include "core/linalg/dense_gemm.hpp"
+#include "core/linalg/gather_rows.hpp"
 #include "core/linalg/key_grouping.hpp"
 #include "core/linalg/spmm.hpp"
 #include "core/optim/adagrad.hpp"

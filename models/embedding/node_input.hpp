@@ -15,6 +15,7 @@
 
 #include "core/runtime/byte_ledger.hpp"
 #include "core/linalg/dense_gemm.hpp"
+#include "core/linalg/gather_rows.hpp"
 #include "core/error.hpp"
 #include "models/embedding/full_embedding.hpp"
 #include "models/embedding/input_kind.hpp"
@@ -66,21 +67,6 @@ void fill_iota(ExecutionSpace const &space, Ids const &ids) {
       "ttgnn::node_input::iota",
       Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(ids.extent(0))),
       KOKKOS_LAMBDA(std::int64_t i) { ids(i) = i; });
-}
-
-/// out(b, :) = feat(nodes(b), :), one row per iteration.
-template <class ExecutionSpace, class Feat, class Ids, class Out>
-void gather_feature_rows(ExecutionSpace const &space, Feat const &feat, Ids const &nodes,
-                         Out const &out) {
-  const std::int64_t f = static_cast<std::int64_t>(feat.extent(1));
-  Kokkos::parallel_for(
-      "ttgnn::node_input::gather_features",
-      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(nodes.extent(0))),
-      KOKKOS_LAMBDA(std::int64_t b) {
-        const std::int64_t v = nodes(b);
-        for (std::int64_t j = 0; j < f; ++j)
-          out(b, j) = feat(v, j);
-      });
 }
 
 } // namespace detail
@@ -375,7 +361,7 @@ private:
   }
   void gather_features(ExecutionSpace const &space, ids_type const &nodes,
                        matrix_type const &out) const {
-    detail::gather_feature_rows(space, features_, nodes, out);
+    gather_rows(space, features_, nodes, out);
   }
 
   std::int64_t n_;

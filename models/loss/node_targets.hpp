@@ -7,6 +7,7 @@
 /// targets on the device and the metric; NodeLoss dispatches the loss; node_scores evaluates
 /// the metric on several node sets from one set of logits.
 
+#include "core/linalg/gather_rows.hpp"
 #include "models/loss/classification_metrics.hpp"
 #include "models/loss/log_softmax_cross_entropy.hpp"
 #include "models/loss/sigmoid_binary_cross_entropy.hpp"
@@ -14,6 +15,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -110,13 +112,15 @@ private:
 
 /// \brief The metric of \p targets on each node set of \p sets (0 for an empty set): accuracy
 /// on the device (arg-max, first on ties), or ROC-AUC of a binary task or a multi-label metric
-/// on the host from one mirror of the logits.
+/// on the host: each set's rows of the logits and targets are gathered on the space and only
+/// those are copied (on a device, the set's rows instead of all N x T entries).
 template <class Scalar, class ExecutionSpace>
 std::vector<double> node_scores(
     ExecutionSpace const &space, Matrix<Scalar, ExecutionSpace> const &logits,
     NodeTargets<ExecutionSpace> const &targets,
     std::vector<Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>> const
         &sets) {
+  using memory_space = typename ExecutionSpace::memory_space;
   std::vector<double> out(sets.size(), 0.0);
   const bool multilabel = targets.is_multilabel();
   if (!multilabel && targets.metric == NodeMetric::accuracy) {
@@ -129,22 +133,41 @@ std::vector<double> node_scores(
   if (!multilabel && (logits.extent(1) != 2 || targets.metric != NodeMetric::rocauc))
     throw ConfigError("node_scores: single-label targets are scored by acc, or by rocauc with "
                       "2 classes");
-  space.fence();
-  auto scores = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), logits);
-  static_assert(std::is_same<typename decltype(scores)::array_layout, Kokkos::LayoutRight>::value,
+  static_assert(std::is_same<typename Matrix<Scalar, ExecutionSpace>::array_layout,
+                             Kokkos::LayoutRight>::value,
                 "node_scores: logits must be row-major");
-  // the targets that are scored: one of the two is empty
-  auto labels = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), targets.labels);
-  auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), targets.multilabels);
   const std::int64_t t = static_cast<std::int64_t>(logits.extent(1));
   for (std::size_t k = 0; k < sets.size(); ++k) {
-    if (sets[k].extent(0) == 0)
+    const std::int64_t n = static_cast<std::int64_t>(sets[k].extent(0));
+    if (n == 0)
       continue;
-    auto ids = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sets[k]);
-    const std::int64_t n = static_cast<std::int64_t>(ids.extent(0));
+    const auto ids = sets[k];
+    Matrix<Scalar, ExecutionSpace> rows(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_scores::logits"), n, t);
+    gather_rows(space, logits, ids, rows);
+    Kokkos::View<std::int8_t **, Kokkos::LayoutRight, memory_space> y(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_scores::targets"),
+        multilabel ? n : 0, targets.multilabels.extent(1));
+    Kokkos::View<std::int32_t *, memory_space> labels(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_scores::labels"),
+        multilabel ? 0 : n);
+    if (multilabel) {
+      gather_rows(space, targets.multilabels, ids, y);
+    } else {
+      const auto all = targets.labels;
+      Kokkos::parallel_for(
+          "ttgnn::node_scores::gather_labels", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
+          KOKKOS_LAMBDA(std::int64_t i) { labels(i) = all(ids(i)); });
+    }
+    space.fence(); // a host mirror of a host View is the View itself: no copy waits for us
+    const auto scores = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
+    const auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    const auto lh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), labels);
+    std::vector<std::int64_t> local(static_cast<std::size_t>(n));
+    std::iota(local.begin(), local.end(), std::int64_t(0));
     out[k] = multilabel
-                 ? multilabel_metric(targets.metric, scores.data(), y.data(), t, ids.data(), n)
-                 : roc_auc_binary(scores.data(), labels.data(), ids.data(), n);
+                 ? multilabel_metric(targets.metric, scores.data(), yh.data(), t, local.data(), n)
+                 : roc_auc_binary(scores.data(), lh.data(), local.data(), n);
   }
   return out;
 }
