@@ -31,9 +31,8 @@ inline constexpr std::int64_t max_segments = 8192;
 
 /// Items per segment for \p items items whose slice has \p slice_size Scalars.
 inline std::int64_t segment_length(std::int64_t items, std::int64_t slice_size) {
-  const std::int64_t target =
-      std::clamp<std::int64_t>(segment_scalars / std::max<std::int64_t>(slice_size, 1), 256,
-                               max_segments);
+  const std::int64_t target = std::clamp<std::int64_t>(
+      segment_scalars / std::max<std::int64_t>(slice_size, 1), 256, max_segments);
   return std::max(min_segment_length, (items + target - 1) / target);
 }
 
@@ -58,8 +57,8 @@ template <class MemorySpace> struct TtSegments {
   }
 
   /// Group and item range [begin, end) of segment \p s of core \p k.
-  KOKKOS_INLINE_FUNCTION void range(int k, std::int64_t s, std::int64_t &group,
-                                    std::int64_t &begin, std::int64_t &end) const {
+  KOKKOS_INLINE_FUNCTION void range(int k, std::int64_t s, std::int64_t &group, std::int64_t &begin,
+                                    std::int64_t &end) const {
     std::int64_t lo = 0, hi = first_group[k + 1] - first_group[k]; // first[k](hi) > s
     while (hi - lo > 1) {
       const std::int64_t mid = lo + (hi - lo) / 2;
@@ -77,8 +76,8 @@ template <class MemorySpace> struct TtSegments {
 /// Adds core \p k's grouping to \p seg: its segment table goes to \p storage (grown only).
 /// Cores must be added in increasing order; cores not added hold no rows and no groups.
 template <class ExecutionSpace>
-void add_segments(ExecutionSpace const &space, KeyGrouping<ExecutionSpace> const &grouping,
-                  int k, int slice_size,
+void add_segments(ExecutionSpace const &space, KeyGrouping<ExecutionSpace> const &grouping, int k,
+                  int slice_size,
                   Kokkos::View<std::int64_t *, typename ExecutionSpace::memory_space> &storage,
                   TtSegments<typename ExecutionSpace::memory_space> &seg) {
   const std::int64_t groups = grouping.num_groups;
@@ -114,8 +113,7 @@ template <class Scalar, class ExecutionSpace> struct TtSegmentCombine {
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   TtDeviceCores<Scalar, memory_space> grads;
   TtSegments<memory_space> seg;
-  Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space, Kokkos::MemoryUnmanaged>
-      partial;
+  Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space, Kokkos::MemoryUnmanaged> partial;
   int level = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(member_type const &team) const {

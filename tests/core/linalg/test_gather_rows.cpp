@@ -39,7 +39,9 @@ template <class T, class Space> void check_gather(std::int64_t n, std::int64_t m
 
 TTGNN_TEST_ALL_SPACES("gather_rows copies the rows named by the ids") {
   for (auto [n, m, b] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{10, 3, 25},
-                         {1000, 1, 5000}, {300, 112, 777}, {5, 4, 0}}) {
+                         {1000, 1, 5000},
+                         {300, 112, 777},
+                         {5, 4, 0}}) {
     INFO("n " << n << ", m " << m << ", ids " << b);
     check_gather<float, ExecutionSpace>(n, m, b);
     check_gather<std::int8_t, ExecutionSpace>(n, m, b);

@@ -225,13 +225,12 @@ template <class ExecutionSpace> void check_segmented_sums() {
       x = std::fabs(x);
     const double tol = (double(ids.size()) + 64) * std::numeric_limits<float>::epsilon();
     for (auto path : {TtLookupPath::plain, TtLookupPath::prefix}) {
-      auto det = kernel_grads<ExecutionSpace, float>(s, host, ids, w, path,
-                                                     TtBackwardMode::deterministic);
+      auto det =
+          kernel_grads<ExecutionSpace, float>(s, host, ids, w, path, TtBackwardMode::deterministic);
       auto ref =
           kernel_grads<ExecutionSpace, double>(s, host, ids, w, path, TtBackwardMode::atomic);
-      auto mag =
-          kernel_grads<ExecutionSpace, double>(s, abs_host, ids, abs_w, path,
-                                               TtBackwardMode::atomic);
+      auto mag = kernel_grads<ExecutionSpace, double>(s, abs_host, ids, abs_w, path,
+                                                      TtBackwardMode::atomic);
       for (std::size_t k = 0; k < det.size(); ++k)
         for (std::size_t i = 0; i < det[k].size(); ++i)
           CHECK(std::fabs(det[k][i] - ref[k][i]) <= tol * mag[k][i] + 1e-30);

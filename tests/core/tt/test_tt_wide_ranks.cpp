@@ -100,7 +100,8 @@ template <class ExecutionSpace, class Scalar> void check_wide(std::int64_t rank)
       for (std::size_t b = 0; b < ids_h.size(); b += 37) {
         const auto row = test::host_row(s, host, ids_h[b]);
         for (std::int64_t x = 0; x < s.dim(); ++x)
-          CHECK(std::fabs(double(oh(b, x)) - row[x]) <= 1024 * 4 * std::numeric_limits<Scalar>::epsilon());
+          CHECK(std::fabs(double(oh(b, x)) - row[x]) <=
+                1024 * 4 * std::numeric_limits<Scalar>::epsilon());
       }
       TtCores<Scalar, mem> grads(s, "ttgnn::test::grads");
       tt_lookup_backward(space, cores, Kokkos::View<const std::int64_t *, mem>(ids),
