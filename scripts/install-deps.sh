@@ -148,7 +148,7 @@ if [ -n "$DEPS_PREFIX" ] && [ -z "$BUNDLE_IN" ]; then
   KOKKOS_NAME=$TTGNN_DEPS_KOKKOS_NAME KK_NAME=$TTGNN_DEPS_KK_NAME PATCH_KEY=$TTGNN_DEPS_PATCH_KEY
 fi
 BACKENDS=openmp-serial
-[ $CUDA = 1 ] && BACKENDS=cuda$ARCH-openmp-serial
+[ $CUDA = 1 ] && BACKENDS=cuda$ARCH-mallocasync-openmp-serial
 KEY="$KOKKOS_NAME-$KK_NAME-$BACKENDS-eti-off-$OPTIONS_VERSION-$PATCH_KEY"
 PREFIX="$CACHE/$KEY"
 [ -z "$DEPS_PREFIX" ] || PREFIX="$DEPS_PREFIX/kokkos/$KEY"
@@ -447,7 +447,11 @@ if [ -n "$BUNDLE_IN" ]; then
 fi
 if [ $CUDA = 1 ]; then
   export CUDA_HOME=$CUDA_ROOT PATH=$CUDA_ROOT/bin:$PATH
+  # cudaMallocAsync: a freed View returns to the stream-ordered pool instead of a synchronizing
+  # cudaFree (Kokkos' default is off because of CUDA IPC with old UCX; ttgnn's MPI exchange goes
+  # through host buffers).
   KOKKOS_OPTS+=(-DKokkos_ENABLE_CUDA=ON "-DKokkos_ARCH_$KOKKOS_ARCH=ON"
+    -DKokkos_ENABLE_IMPL_CUDA_MALLOC_ASYNC=ON
     -DCMAKE_CXX_COMPILER="$WORK/kokkos/bin/nvcc_wrapper")
   KK_OPTS+=(-DCMAKE_CXX_COMPILER="$PREFIX/bin/nvcc_wrapper"
     -DKokkosKernels_ENABLE_TPL_CUBLAS=ON -DKokkosKernels_ENABLE_TPL_CUSPARSE=ON
