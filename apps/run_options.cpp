@@ -155,7 +155,8 @@ void declare_minibatch_options(Options &opts, ShownDefaults const &s) {
              "mini-batch: nodes per batch of subset evaluation (0 = --batch-size)",
              std::to_string(m.eval_batch_size))
       .value("eval-chunk",
-             "mini-batch: layer-wise evaluation computes at most this many input rows at once",
+             "mini-batch: layer-wise evaluation computes at most this many input rows at once "
+             "(0 = sized for the space: 65536 on the CPU, a 1/16 share of a GPU's memory)",
              std::to_string(m.eval_chunk));
 }
 
@@ -306,7 +307,7 @@ void apply_minibatch_options(Options const &o, MinibatchConfig &m) {
   if (o.has("eval-batch-size"))
     m.eval_batch_size = int_at_least(o, "eval-batch-size", 0);
   if (o.has("eval-chunk"))
-    m.eval_chunk = int_at_least(o, "eval-chunk", 1);
+    m.eval_chunk = int_at_least(o, "eval-chunk", 0);
 }
 
 void apply_output_options(Options const &o, RunConfig &c) {

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
 #include "core/counter_rng.hpp"
+#include "core/runtime/grow_only.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -66,12 +67,12 @@ using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t
 using Marks = Kokkos::View<std::int32_t *, Kokkos::HostSpace>;
 using RowMap = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
 
-/// The seeds, copied: the destination nodes of the last block.
+/// The seeds, copied into \p storage: the destination nodes of the last block.
 template <class ExecutionSpace>
 HostIds copy_seeds(ExecutionSpace const &space,
-                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds) {
-  HostIds s(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::seeds"),
-            seeds.extent(0));
+                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds, HostIds &storage) {
+  const HostIds s = grow_entries(storage, "ttgnn::neighbor_sampler::seeds",
+                                 static_cast<std::int64_t>(seeds.extent(0)));
   Kokkos::deep_copy(space, s, seeds);
   return s;
 }
@@ -111,15 +112,16 @@ void mark_destinations(ExecutionSpace const &space, Marks mark, HostIds dst, std
                    " seed ids are outside [0, " + std::to_string(n) + ") or repeated");
 }
 
-/// Row offsets of a block: destination i gets min(deg, fanout) neighbours (all of them for
-/// fanout <= 0). Throws ConfigError when the layer's positions (destinations and edges) would
-/// not fit the int32 marks.
+/// Row offsets of a block, in \p storage: destination i gets min(deg, fanout) neighbours (all
+/// of them for fanout <= 0). Throws ConfigError when the layer's positions (destinations and
+/// edges) would not fit the int32 marks.
 template <class ExecutionSpace>
 RowMap row_offsets(ExecutionSpace const &space,
                    Kokkos::View<const std::int64_t *, Kokkos::HostSpace> g_row_map, HostIds dst,
-                   std::int64_t fanout, int layer) {
+                   std::int64_t fanout, int layer, RowMap &storage) {
   const auto m = static_cast<std::int64_t>(dst.extent(0));
-  RowMap row_map("ttgnn::neighbor_sampler::row_map", static_cast<std::size_t>(m + 1));
+  const RowMap row_map = grow_entries(storage, "ttgnn::neighbor_sampler::row_map", m + 1);
+  row_map(0) = 0;
   Kokkos::parallel_scan("ttgnn::neighbor_sampler::offsets", Range<ExecutionSpace>(space, 0, m),
                         [=](std::int64_t i, std::int64_t &sum, bool final) {
                           const std::int64_t deg = g_row_map(dst(i) + 1) - g_row_map(dst(i));
@@ -145,7 +147,8 @@ struct NewNodes {
 /// Every node keeps the smallest position where it occurs (destination i at position i, edge e
 /// at m + e); the first occurrences of new nodes are then numbered by a scan.
 template <class ExecutionSpace>
-NewNodes number_new_nodes(ExecutionSpace const &space, Marks mark, HostIds picked, std::int64_t m) {
+NewNodes number_new_nodes(ExecutionSpace const &space, Marks mark, HostIds picked, std::int64_t m,
+                          HostIds &storage) {
   const auto nnz = static_cast<std::int64_t>(picked.extent(0));
   Kokkos::parallel_for("ttgnn::neighbor_sampler::first_positions",
                        Range<ExecutionSpace>(space, 0, nnz), [=](std::int64_t e) {
@@ -153,9 +156,7 @@ NewNodes number_new_nodes(ExecutionSpace const &space, Marks mark, HostIds picke
                                                   static_cast<std::int32_t>(m + e));
                        });
   NewNodes out;
-  out.rank =
-      HostIds(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::new_rank"),
-              static_cast<std::size_t>(nnz));
+  out.rank = grow_entries(storage, "ttgnn::neighbor_sampler::new_rank", nnz);
   auto new_rank = out.rank;
   Kokkos::parallel_scan(
       "ttgnn::neighbor_sampler::number_new", Range<ExecutionSpace>(space, 0, nnz),
@@ -170,21 +171,20 @@ NewNodes number_new_nodes(ExecutionSpace const &space, Marks mark, HostIds picke
   return out;
 }
 
-/// Fills block.entries with local ids and returns the block's source nodes (the destinations,
-/// then the new nodes); resets the marks of all of them.
+/// Fills block.entries (in \p entries_storage) with local ids and returns the block's source
+/// nodes (the destinations, then the new nodes; in \p nodes_storage); resets the marks of all
+/// of them.
 template <class ExecutionSpace>
 HostIds assemble_block(ExecutionSpace const &space, Marks mark, HostIds dst, HostIds picked,
-                       NewNodes const &new_nodes, SampledBlock &block) {
+                       NewNodes const &new_nodes, SampledBlock &block, HostIds &nodes_storage,
+                       Kokkos::View<std::int32_t *, Kokkos::HostSpace> &entries_storage) {
   const auto m = static_cast<std::int64_t>(dst.extent(0));
   const auto nnz = static_cast<std::int64_t>(picked.extent(0));
   const std::int64_t num_new = new_nodes.count;
   const HostIds new_rank = new_nodes.rank;
   block.num_src = m + num_new;
-  HostIds src(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::nodes"),
-              static_cast<std::size_t>(m + num_new));
-  block.entries = Kokkos::View<std::int32_t *, Kokkos::HostSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::entries"),
-      static_cast<std::size_t>(nnz));
+  const HostIds src = grow_entries(nodes_storage, "ttgnn::neighbor_sampler::nodes", m + num_new);
+  block.entries = grow_entries(entries_storage, "ttgnn::neighbor_sampler::entries", nnz);
   auto entries = block.entries;
   Kokkos::parallel_for("ttgnn::neighbor_sampler::copy_dst", Range<ExecutionSpace>(space, 0, m),
                        [=](std::int64_t i) { src(i) = dst(i); });
@@ -203,28 +203,29 @@ HostIds assemble_block(ExecutionSpace const &space, Marks mark, HostIds dst, Hos
   return src;
 }
 
-/// Samples block \p layer with destination nodes \p dst into \p block; returns its source
-/// nodes.
+/// Samples block \p layer with destination nodes \p dst into \p block (in \p ws); returns
+/// its source nodes.
 template <class ExecutionSpace, class Ordinal>
 HostIds sample_block(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                      Marks mark, std::uint64_t seed, std::uint64_t domain, int layer,
-                     std::int64_t fanout, HostIds dst, SampledBlock &block) {
+                     std::int64_t fanout, HostIds dst, SampledBlock &block, SamplerWorkspace &ws) {
   const auto m = static_cast<std::int64_t>(dst.extent(0));
   block.num_dst = m;
   mark_destinations(space, mark, dst, graph.num_nodes());
   try {
-    block.row_map = row_offsets(space, graph.row_map, dst, fanout, layer);
+    block.row_map = row_offsets(space, graph.row_map, dst, fanout, layer, ws.row_maps[layer]);
   } catch (...) { // leave the marks clean for the next sample()
     unmark_destinations(space, mark, dst, graph.num_nodes());
     throw;
   }
-  HostIds picked(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::neighbor_sampler::picked"),
-                 static_cast<std::size_t>(block.row_map(m)));
+  const HostIds picked =
+      grow_entries(ws.picked, "ttgnn::neighbor_sampler::picked", block.row_map(m));
   Kokkos::parallel_for(
       "ttgnn::neighbor_sampler::sample", Range<ExecutionSpace>(space, 0, m),
       SampleRows<Ordinal>{graph.row_map, graph.entries, dst, block.row_map, picked, seed, domain});
-  const NewNodes new_nodes = number_new_nodes(space, mark, picked, m);
-  return assemble_block(space, mark, dst, picked, new_nodes, block);
+  const NewNodes new_nodes = number_new_nodes(space, mark, picked, m, ws.new_rank);
+  return assemble_block(space, mark, dst, picked, new_nodes, block, ws.nodes[layer],
+                        ws.entries[layer]);
 }
 
 } // namespace
@@ -277,21 +278,25 @@ NeighborSampler<Ordinal>::with_fanouts(std::vector<std::int64_t> fanouts) const 
 
 template <class Ordinal>
 template <class ExecutionSpace>
-SampledBatch
-NeighborSampler<Ordinal>::sample(ExecutionSpace const &space,
-                                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds,
-                                 std::uint64_t epoch, std::uint64_t batch) {
+SampledBatch NeighborSampler<Ordinal>::sample(
+    ExecutionSpace const &space, Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds,
+    std::uint64_t epoch, std::uint64_t batch, SamplerWorkspace *workspace) {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
                 "ttgnn::NeighborSampler::sample runs on a host execution space");
   const int num_layers = static_cast<int>(fanouts_.size());
+  SamplerWorkspace own;
+  SamplerWorkspace &ws = workspace ? *workspace : own;
+  ws.nodes.resize(num_layers + 1);
+  ws.row_maps.resize(num_layers);
+  ws.entries.resize(num_layers);
   SampledBatch out;
   out.nodes.resize(num_layers + 1);
   out.blocks.resize(num_layers);
-  out.nodes[num_layers] = copy_seeds(space, seeds);
+  out.nodes[num_layers] = copy_seeds(space, seeds, ws.nodes[num_layers]);
   for (int layer = num_layers - 1; layer >= 0; --layer)
     out.nodes[layer] =
         sample_block(space, graph_, mark_, seed_, stream_domain(epoch, batch, layer), layer,
-                     fanouts_[layer], out.nodes[layer + 1], out.blocks[layer]);
+                     fanouts_[layer], out.nodes[layer + 1], out.blocks[layer], ws);
   peak_batch_bytes_ = std::max(peak_batch_bytes_, out.bytes());
   return out;
 }
@@ -302,7 +307,7 @@ template class NeighborSampler<std::int64_t>;
 #define TTGNN_INSTANTIATE_SAMPLE(SPACE, ORDINAL)                                                   \
   template SampledBatch NeighborSampler<ORDINAL>::sample<SPACE>(                                   \
       SPACE const &, Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, std::uint64_t,         \
-      std::uint64_t);
+      std::uint64_t, SamplerWorkspace *);
 #ifdef KOKKOS_ENABLE_SERIAL
 TTGNN_INSTANTIATE_SAMPLE(Kokkos::Serial, std::int32_t)
 TTGNN_INSTANTIATE_SAMPLE(Kokkos::Serial, std::int64_t)

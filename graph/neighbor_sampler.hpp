@@ -70,6 +70,15 @@ struct SampledBatch {
   std::int64_t bytes() const;
 };
 
+/// \brief Grow-only buffers of NeighborSampler::sample, for one batch after another: a batch
+/// sampled into them is valid until the next one (per layer: its nodes, offsets and local
+/// ids; shared: the sampled neighbours and the numbering of new nodes).
+struct SamplerWorkspace {
+  std::vector<Kokkos::View<std::int64_t *, Kokkos::HostSpace>> nodes, row_maps;
+  std::vector<Kokkos::View<std::int32_t *, Kokkos::HostSpace>> entries;
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> picked, new_rank;
+};
+
 /// \brief Parses "5,10,15" into fan-outs: each a number of neighbours >= 1, or -1 for all of
 /// them. ConfigError naming \p what (the option) on an empty list, a malformed number or a
 /// fan-out below 1 other than -1.
@@ -109,12 +118,14 @@ public:
   /// \brief Samples the blocks of one batch on \p space (a host execution space).
   /// \param seeds distinct node ids in [0, N) (the batch's output nodes, in output order)
   /// \param epoch, batch name the random streams together with the seed
+  /// \param workspace when given, the batch lives in its buffers (valid until its next use);
+  ///   else in new ones
   /// Throws InputError for an out-of-range or repeated seed id, ConfigError when a layer would
   /// exceed 2^31 - 1 local ids.
   template <class ExecutionSpace>
-  SampledBatch sample(ExecutionSpace const &space,
-                      Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds,
-                      std::uint64_t epoch, std::uint64_t batch);
+  SampledBatch
+  sample(ExecutionSpace const &space, Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds,
+         std::uint64_t epoch, std::uint64_t batch, SamplerWorkspace *workspace = nullptr);
 
 private:
   CsrGraph<Ordinal, Kokkos::HostSpace> graph_;

@@ -23,6 +23,7 @@
 
 #include "core/runtime/byte_ledger.hpp"
 #include "core/error.hpp"
+#include "core/linalg/for_each_entry.hpp"
 #include "models/gnn_config.hpp"
 #include "models/layers/batch_norm.hpp"
 #include "models/layers/dropout.hpp"
@@ -51,27 +52,19 @@ namespace detail {
 template <class ExecutionSpace, class MatrixView>
 void add_top_rows(ExecutionSpace const &space, MatrixView const &z, MatrixView const &h,
                   MatrixView const &out) {
-  const std::int64_t c = static_cast<std::int64_t>(z.extent(1));
-  Kokkos::parallel_for(
-      "ttgnn::gnn_model::residual",
-      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(z.extent(0))),
-      KOKKOS_LAMBDA(std::int64_t i) {
-        for (std::int64_t j = 0; j < c; ++j)
-          out(i, j) = z(i, j) + h(i, j);
-      });
+  for_each_entry(
+      space, "ttgnn::gnn_model::residual", static_cast<std::int64_t>(z.extent(0)),
+      static_cast<std::int64_t>(z.extent(1)),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) { out(i, j) = z(i, j) + h(i, j); });
 }
 
 /// The first g.extent(0) rows of g_in += g (gradient of the residual).
 template <class ExecutionSpace, class MatrixView>
 void accumulate_top_rows(ExecutionSpace const &space, MatrixView const &g, MatrixView const &g_in) {
-  const std::int64_t c = static_cast<std::int64_t>(g.extent(1));
-  Kokkos::parallel_for(
-      "ttgnn::gnn_model::residual_grad",
-      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(g.extent(0))),
-      KOKKOS_LAMBDA(std::int64_t i) {
-        for (std::int64_t j = 0; j < c; ++j)
-          g_in(i, j) += g(i, j);
-      });
+  for_each_entry(
+      space, "ttgnn::gnn_model::residual_grad", static_cast<std::int64_t>(g.extent(0)),
+      static_cast<std::int64_t>(g.extent(1)),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) { g_in(i, j) += g(i, j); });
 }
 
 } // namespace detail
@@ -112,6 +105,9 @@ public:
     z_.resize(L);
     gd_.resize(L);
     gz_.resize(L);
+    res_.resize(L);
+    for (auto *w : {&drop_ws_, &z_ws_, &gd_ws_, &gz_ws_, &res_ws_})
+      w->resize(L);
     rows_.resize(L + 1);
     dropped_.assign(L, false);
   }
@@ -223,13 +219,13 @@ public:
         dropout_[0].forward(space, h_[0], h_[0]); // x in place (set_overwrite_input)
         d_[0] = h_[0];
       } else if (dropped_[l]) { // own buffer: d_[l] may alias h_[l] (x!) after an evaluation pass
-        detail::ensure_extents(drop_[l], "ttgnn::gnn_model::dropped", n_in, width(l));
+        drop_[l] = drop_ws_[l].rows("ttgnn::gnn_model::dropped", n_in, width(l));
         d_[l] = drop_[l];
         dropout_[l].forward(space, h_[l], d_[l]);
       } else {
         d_[l] = h_[l];
       }
-      detail::ensure_extents(z_[l], "ttgnn::gnn_model::conv_out", n_out, width(l + 1));
+      z_[l] = z_ws_[l].rows("ttgnn::gnn_model::conv_out", n_out, width(l + 1));
       if (config_.kind == GnnKind::gcn)
         gcn_[l].forward(space, a, d_[l], z_[l]);
       else
@@ -243,9 +239,9 @@ public:
       if (!fused_relu(l)) // else the next layer's dropout applies it
         relu_[l].forward(space, z_[l], z_[l]);
       if (residual_at(l)) {
-        detail::ensure_extents(res_buf(l), "ttgnn::gnn_model::residual", n_out, width(l + 1));
-        detail::add_top_rows(space, z_[l], h_[l], res_buf(l));
-        h_[l + 1] = res_buf(l);
+        res_[l] = res_ws_[l].rows("ttgnn::gnn_model::residual", n_out, width(l + 1));
+        detail::add_top_rows(space, z_[l], h_[l], res_[l]);
+        h_[l + 1] = res_[l];
       } else {
         h_[l + 1] = z_[l];
       }
@@ -277,8 +273,7 @@ public:
         // g is gd_[l + 1], the model's own buffer: ReLU and BatchNorm go back in place, unless
         // the residual branch still needs g below
         if (residual_at(l)) {
-          detail::ensure_extents(gz_[l], "ttgnn::gnn_model::grad_conv_out", rows_[l + 1],
-                                 width(l + 1));
+          gz_[l] = gz_ws_[l].rows("ttgnn::gnn_model::grad_conv_out", rows_[l + 1], width(l + 1));
           gz = gz_[l];
         } else {
           gz_[l] = matrix_type();
@@ -296,7 +291,7 @@ public:
         if (l == 0)
           gin = grad_x;
         else {
-          detail::ensure_extents(gd_[l], "ttgnn::gnn_model::grad_in", rows_[l], width(l));
+          gd_[l] = gd_ws_[l].rows("ttgnn::gnn_model::grad_in", rows_[l], width(l));
           gin = gd_[l];
         }
       }
@@ -327,6 +322,9 @@ public:
       mine.add(h_[l]);
     for (auto const *v : {&d_, &drop_, &z_, &gd_, &gz_, &res_})
       mine.add_all(*v);
+    for (auto const *v : {&drop_ws_, &z_ws_, &gd_ws_, &gz_ws_, &res_ws_})
+      for (auto const &w : *v)
+        mine.add(w.storage());
     for (auto const &l : gcn_)
       l.add_workspace(mine);
     for (auto const &l : sage_)
@@ -356,11 +354,6 @@ private:
   /// which adds to the ReLU output before the dropout).
   bool fused_relu(int l) const { return l >= 0 && l + 1 < config_.num_layers && !residual_at(l); }
   operator_type const &op(int l) const { return ops_.size() == 1 ? ops_[0] : ops_[l]; }
-  matrix_type &res_buf(int l) {
-    if (res_.size() < z_.size())
-      res_.resize(z_.size());
-    return res_[l];
-  }
 
   template <class Getter> std::vector<vector_type> collect(Getter get) const {
     std::vector<vector_type> out;
@@ -383,6 +376,7 @@ private:
   std::vector<BatchNorm1d<Scalar, ExecutionSpace>> bn_;
   std::vector<operator_type> ops_;
   std::vector<matrix_type> h_, d_, drop_, z_, gd_, gz_, res_;
+  std::vector<GrowingMatrix<matrix_type>> drop_ws_, z_ws_, gd_ws_, gz_ws_, res_ws_;
   std::vector<std::int64_t> rows_;
   std::vector<bool> dropped_;
   bool training_ = true;

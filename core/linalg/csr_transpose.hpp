@@ -8,6 +8,7 @@
 /// its nonzero in A: the result (and every SpMM on it) is the same for any thread count.
 
 #include "core/error.hpp"
+#include "core/runtime/grow_only.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -24,6 +25,14 @@ template <class Ordinal, class Scalar, class MemorySpace> struct TransposedCsr {
   Kokkos::View<Scalar *, MemorySpace> values;        ///< empty when A had no values
   /// Nonzero p of A^T is nonzero permutation(p) of A (refresh values with permute_values).
   Kokkos::View<std::int64_t *, MemorySpace> permutation;
+};
+
+/// \brief Grow-only buffers of transpose_csr, for one transpose after another (a sampled
+/// block per step): a transpose built in them is valid until the next one.
+template <class Ordinal, class Scalar, class MemorySpace> struct CsrTransposeWorkspace {
+  Kokkos::View<std::int64_t *, MemorySpace> row_map, permutation, cursor;
+  Kokkos::View<Ordinal *, MemorySpace> entries;
+  Kokkos::View<Scalar *, MemorySpace> values;
 };
 
 namespace detail {
@@ -85,14 +94,26 @@ void permute_values(ExecutionSpace const &space, Permutation const &permutation,
       KOKKOS_LAMBDA(std::int64_t p) { values_t(p) = values(permutation(p)); });
 }
 
+/// Whether transpose_csr checks the entries (a blocking reduction) or trusts its caller.
+enum class CsrEntries {
+  check,  ///< every entry in [0, num_cols), else ConfigError (waits for the count)
+  trusted ///< made valid by construction (e.g. a sampled block): nothing waits on the host
+};
+
 /// \brief Builds A^T of a CSR matrix with `num_cols` columns.
 /// \param row_map, entries, values A (values may be empty: then the result's are empty too)
-/// Throws ConfigError when an entry is outside [0, num_cols).
+/// \param entries_are whether to check the entries first (CsrEntries)
+/// \param workspace when given, the result lives in its buffers (grow-only)
+/// Throws ConfigError when an entry is outside [0, num_cols) (CsrEntries::check).
 template <class ExecutionSpace, class RowMap, class Entries, class Values>
 TransposedCsr<typename Entries::non_const_value_type, typename Values::non_const_value_type,
               typename ExecutionSpace::memory_space>
 transpose_csr(ExecutionSpace const &space, std::int64_t num_cols, RowMap const &row_map,
-              Entries const &entries, Values const &values) {
+              Entries const &entries, Values const &values,
+              CsrEntries entries_are = CsrEntries::check,
+              CsrTransposeWorkspace<typename Entries::non_const_value_type,
+                                    typename Values::non_const_value_type,
+                                    typename ExecutionSpace::memory_space> *workspace = nullptr) {
   using ordinal_type = typename Entries::non_const_value_type;
   using scalar_type = typename Values::non_const_value_type;
   using memory_space = typename ExecutionSpace::memory_space;
@@ -100,30 +121,37 @@ transpose_csr(ExecutionSpace const &space, std::int64_t num_cols, RowMap const &
   const std::int64_t num_rows =
       row_map.extent(0) == 0 ? 0 : static_cast<std::int64_t>(row_map.extent(0)) - 1;
   const std::int64_t nnz = static_cast<std::int64_t>(entries.extent(0));
+  CsrTransposeWorkspace<ordinal_type, scalar_type, memory_space> own;
+  auto &ws = workspace ? *workspace : own;
   TransposedCsr<ordinal_type, scalar_type, memory_space> t;
-  t.row_map =
-      Kokkos::View<std::int64_t *, memory_space>("ttgnn::csr_transpose::row_map", num_cols + 1);
-  t.entries = Kokkos::View<ordinal_type *, memory_space>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::csr_transpose::entries"), nnz);
-  t.permutation = Kokkos::View<std::int64_t *, memory_space>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::csr_transpose::permutation"), nnz);
+  t.row_map = grow_entries(ws.row_map, "ttgnn::csr_transpose::row_map", num_cols + 1);
+  Kokkos::deep_copy(space, t.row_map, std::int64_t(0));
+  t.entries = grow_entries(ws.entries, "ttgnn::csr_transpose::entries", nnz);
+  t.permutation = grow_entries(ws.permutation, "ttgnn::csr_transpose::permutation", nnz);
 
   // Count the nonzeros of each column (into row_map(j + 1)), rejecting bad columns.
   auto counts = t.row_map;
-  std::int64_t bad = 0;
-  Kokkos::parallel_reduce(
-      "ttgnn::csr_transpose::count", Range(space, 0, nnz),
-      KOKKOS_LAMBDA(std::int64_t k, std::int64_t & n_bad) {
-        const std::int64_t j = static_cast<std::int64_t>(entries(k));
-        if (j < 0 || j >= num_cols)
-          ++n_bad;
-        else
-          Kokkos::atomic_add(&counts(j + 1), std::int64_t(1));
-      },
-      bad);
-  if (bad > 0)
-    throw ConfigError("ttgnn::transpose_csr: " + std::to_string(bad) + " entries outside [0, " +
-                      std::to_string(num_cols) + ")");
+  if (entries_are == CsrEntries::trusted) {
+    Kokkos::parallel_for(
+        "ttgnn::csr_transpose::count", Range(space, 0, nnz), KOKKOS_LAMBDA(std::int64_t k) {
+          Kokkos::atomic_add(&counts(static_cast<std::int64_t>(entries(k)) + 1), std::int64_t(1));
+        });
+  } else {
+    std::int64_t bad = 0;
+    Kokkos::parallel_reduce(
+        "ttgnn::csr_transpose::count", Range(space, 0, nnz),
+        KOKKOS_LAMBDA(std::int64_t k, std::int64_t & n_bad) {
+          const std::int64_t j = static_cast<std::int64_t>(entries(k));
+          if (j < 0 || j >= num_cols)
+            ++n_bad;
+          else
+            Kokkos::atomic_add(&counts(j + 1), std::int64_t(1));
+        },
+        bad);
+    if (bad > 0)
+      throw ConfigError("ttgnn::transpose_csr: " + std::to_string(bad) + " entries outside [0, " +
+                        std::to_string(num_cols) + ")");
+  }
   Kokkos::parallel_scan(
       "ttgnn::csr_transpose::scan", Range(space, 0, num_cols + 1),
       KOKKOS_LAMBDA(std::int64_t j, std::int64_t & sum, bool final) {
@@ -133,8 +161,8 @@ transpose_csr(ExecutionSpace const &space, std::int64_t num_cols, RowMap const &
       });
 
   // Fill: each nonzero takes the next free slot of its column.
-  Kokkos::View<std::int64_t *, memory_space> cursor(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::csr_transpose::cursor"), num_cols);
+  const Kokkos::View<std::int64_t *, memory_space> cursor =
+      grow_entries(ws.cursor, "ttgnn::csr_transpose::cursor", num_cols);
   Kokkos::deep_copy(space, cursor,
                     Kokkos::subview(t.row_map, Kokkos::make_pair(std::int64_t(0), num_cols)));
   auto t_entries = t.entries;
@@ -160,8 +188,7 @@ transpose_csr(ExecutionSpace const &space, std::int64_t num_cols, RowMap const &
         detail::sort_segment(perm, t_entries, t_row_map(j), t_row_map(j + 1));
       });
   if (values.extent(0) > 0) {
-    t.values = Kokkos::View<scalar_type *, memory_space>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::csr_transpose::values"), nnz);
+    t.values = grow_entries(ws.values, "ttgnn::csr_transpose::values", nnz);
     permute_values(space, t.permutation, values, t.values);
   }
   return t;

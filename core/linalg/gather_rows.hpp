@@ -6,6 +6,8 @@
 /// On host spaces one iteration copies one row (contiguous, vectorised); on a device one
 /// iteration copies one entry, so neighbouring threads read neighbouring entries of a row.
 
+#include "core/linalg/for_each_entry.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -18,10 +20,7 @@ template <class ExecutionSpace, class Src, class Ids, class Out>
 void gather_rows(ExecutionSpace const &space, Src const &src, Ids const &ids, Out const &out) {
   const std::int64_t rows = static_cast<std::int64_t>(ids.extent(0));
   const std::int64_t cols = static_cast<std::int64_t>(src.extent(1));
-  constexpr bool host =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace,
-                                 typename ExecutionSpace::memory_space>::accessible;
-  if constexpr (host) {
+  if constexpr (runs_on_host<ExecutionSpace>) {
     Kokkos::parallel_for(
         "ttgnn::gather_rows", Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows),
         KOKKOS_LAMBDA(std::int64_t b) {

@@ -4,19 +4,25 @@
 /// \brief Grouping items by an integer key with a stable sort: the basis of TT prefix sharing
 /// and of the deterministic (sort-and-reduce) backward.
 ///
-/// The sort is a least-significant-digit radix sort, 8 bits a pass, over chunks of items:
-/// each chunk counts its digits, one scan gives every (digit, chunk) its first slot, and each
-/// chunk scatters its items in order. A stable sort has exactly one result, so the grouping
-/// does not depend on the number of chunks or threads.
+/// On host spaces the sort is a least-significant-digit radix sort, 8 bits a pass, over chunks
+/// of items: each chunk counts its digits, one scan gives every (digit, chunk) its first slot,
+/// and each chunk scatters its items in order. On Cuda it is CUB's device radix sort over the
+/// key's significant bits (core/linalg/cuda_radix_sort.hpp), whose work spreads over the whole
+/// device. Both are stable, and a stable sort has exactly one result, so the grouping does not
+/// depend on the space, the number of chunks or threads.
 
 #include "core/runtime/byte_ledger.hpp"
+#include "core/runtime/grow_only.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/linalg/cuda_radix_sort.hpp"
 #include "core/linalg/range_ops.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace ttgnn {
@@ -32,12 +38,13 @@ template <class ExecutionSpace> struct KeyGrouping {
   index_view group_of; ///< group index of each item, size num_items
   std::int64_t num_items = 0;
   std::int64_t num_groups = 0;
-  index_view sorted_keys, keys_b, items_b, hist; ///< work space of the sort
+  index_view sorted_keys, keys_b, items_b, hist;         ///< work space of the sort
+  Kokkos::View<unsigned char *, memory_space> sort_temp; ///< the device sort's storage
 
   /// Adds every View above to \p ledger (memory reports).
   void add_workspace(ByteLedger &ledger) const {
     ledger.add(order).add(offsets).add(keys).add(group_of);
-    ledger.add(sorted_keys).add(keys_b).add(items_b).add(hist);
+    ledger.add(sorted_keys).add(keys_b).add(items_b).add(hist).add(sort_temp);
   }
 };
 
@@ -85,12 +92,6 @@ template <class ExecutionSpace> struct RadixPass {
   }
 };
 
-/// Reallocates \p v (uninitialised, labelled \p label) when it holds fewer than \p size entries.
-template <class View> void ensure_grouping_view(View &v, std::int64_t size, char const *label) {
-  if (static_cast<std::int64_t>(v.extent(0)) < size)
-    v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
-}
-
 /// Whether keys(0) <= keys(1) <= ... <= keys(n - 1).
 template <class ExecutionSpace>
 bool keys_non_decreasing(
@@ -116,12 +117,17 @@ void identity_order(ExecutionSpace const &space,
       });
 }
 
-/// Passes of radix_digit_bits bits that sort keys in [0, key_bound) (at least one).
-inline int radix_passes(std::int64_t key_bound) {
-  int bits = 0;
+/// Bits that hold every key in [0, key_bound) (at least one).
+inline int key_bits(std::int64_t key_bound) {
+  int bits = 1;
   while (bits < 63 && (std::int64_t(1) << bits) < key_bound) // non-negative int64 keys
     ++bits;
-  return bits == 0 ? 1 : (bits + radix_digit_bits - 1) / radix_digit_bits;
+  return bits;
+}
+
+/// Passes of radix_digit_bits bits that sort keys in [0, key_bound) (at least one).
+inline int radix_passes(std::int64_t key_bound) {
+  return (key_bits(key_bound) + radix_digit_bits - 1) / radix_digit_bits;
 }
 
 /// Items per chunk of the sort of \p n items: one chunk on the calling thread, otherwise
@@ -156,9 +162,10 @@ void run_radix_pass(ExecutionSpace const &space, RadixPass<ExecutionSpace> const
                                              pass.num_chunks, pass);
 }
 
-/// sorted_keys and order = the keys and items 0..n-1 sorted stably by key (LSD radix sort).
+/// sorted_keys and order = the keys and items 0..n-1 sorted stably by key (LSD radix sort over
+/// chunks of items).
 template <class ExecutionSpace>
-void radix_sort_by_key(
+void radix_sort_by_key_chunked(
     ExecutionSpace const &space,
     Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> keys,
     std::int64_t key_bound, KeyGrouping<ExecutionSpace> &grouping) {
@@ -167,9 +174,9 @@ void radix_sort_by_key(
   const int passes = radix_passes(key_bound);
   const std::int64_t chunk = radix_chunk_size(space, n);
   const std::int64_t num_chunks = (n + chunk - 1) / chunk;
-  ensure_grouping_view(grouping.keys_b, n, "ttgnn::key_grouping::keys_b");
-  ensure_grouping_view(grouping.items_b, n, "ttgnn::key_grouping::items_b");
-  ensure_grouping_view(grouping.hist, radix_buckets * num_chunks, "ttgnn::key_grouping::hist");
+  reserve_entries(grouping.keys_b, n, "ttgnn::key_grouping::keys_b");
+  reserve_entries(grouping.items_b, n, "ttgnn::key_grouping::items_b");
+  reserve_entries(grouping.hist, radix_buckets * num_chunks, "ttgnn::key_grouping::hist");
   // Pass p reads (ka, ia) and writes (kb, ib); the first pass reads the input keys.
   index_view ka = grouping.sorted_keys, ia = grouping.order, kb = grouping.keys_b,
              ib = grouping.items_b;
@@ -187,6 +194,45 @@ void radix_sort_by_key(
                                                     num_chunks, radix_digit_bits * p});
     std::swap(ka, kb);
     std::swap(ia, ib);
+  }
+}
+
+#ifdef KOKKOS_ENABLE_CUDA
+/// sorted_keys and order = the keys and items 0..n-1 sorted stably by key (CUB on the device;
+/// its storage grows only).
+inline void device_sort_by_key(Kokkos::Cuda const &space,
+                               Kokkos::View<const std::int64_t *, Kokkos::CudaSpace> keys,
+                               std::int64_t key_bound, KeyGrouping<Kokkos::Cuda> &grouping) {
+  const std::int64_t n = grouping.num_items;
+  const int bits = key_bits(key_bound);
+  reserve_entries(grouping.items_b, n, "ttgnn::key_grouping::items_b");
+  const std::size_t temp_bytes = cuda_radix_sort_temp_bytes(n, bits);
+  reserve_entries(grouping.sort_temp, static_cast<std::int64_t>(temp_bytes),
+                  "ttgnn::key_grouping::sort_temp");
+  auto items = grouping.items_b;
+  for_range(
+      space, "ttgnn::key_grouping::iota", 0, n, KOKKOS_LAMBDA(std::int64_t i) { items(i) = i; });
+  cuda_radix_sort_pairs(space, keys.data(), grouping.sorted_keys.data(), items.data(),
+                        grouping.order.data(), n, bits, grouping.sort_temp.data(),
+                        grouping.sort_temp.extent(0));
+}
+#endif
+
+/// sorted_keys and order = the keys and items 0..n-1 sorted stably by key (LSD radix sort on
+/// host spaces, device_sort_by_key on Cuda).
+template <class ExecutionSpace>
+void radix_sort_by_key(
+    ExecutionSpace const &space,
+    Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> keys,
+    std::int64_t key_bound, KeyGrouping<ExecutionSpace> &grouping) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same<ExecutionSpace, Kokkos::Cuda>::value) {
+    device_sort_by_key(space, keys, key_bound, grouping);
+    return;
+  } else
+#endif
+  {
+    radix_sort_by_key_chunked(space, keys, key_bound, grouping);
   }
 }
 
@@ -228,10 +274,10 @@ void group_by_key(ExecutionSpace const &space,
                   Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> keys,
                   std::int64_t key_bound, KeyGrouping<ExecutionSpace> &grouping, int sorted = -1) {
   const auto n = static_cast<std::int64_t>(keys.extent(0));
-  detail::ensure_grouping_view(grouping.order, n, "ttgnn::key_grouping::order");
-  detail::ensure_grouping_view(grouping.offsets, n + 1, "ttgnn::key_grouping::offsets");
-  detail::ensure_grouping_view(grouping.keys, n, "ttgnn::key_grouping::keys");
-  detail::ensure_grouping_view(grouping.group_of, n, "ttgnn::key_grouping::group_of");
+  reserve_entries(grouping.order, n, "ttgnn::key_grouping::order");
+  reserve_entries(grouping.offsets, n + 1, "ttgnn::key_grouping::offsets");
+  reserve_entries(grouping.keys, n, "ttgnn::key_grouping::keys");
+  reserve_entries(grouping.group_of, n, "ttgnn::key_grouping::group_of");
   grouping.num_items = n;
   if (n == 0) {
     Kokkos::deep_copy(space, Kokkos::subview(grouping.offsets, 0), std::int64_t(0));
@@ -240,7 +286,7 @@ void group_by_key(ExecutionSpace const &space,
   }
   if (sorted < 0)
     sorted = detail::keys_non_decreasing(space, keys, n) ? 1 : 0;
-  detail::ensure_grouping_view(grouping.sorted_keys, n, "ttgnn::key_grouping::sorted_keys");
+  reserve_entries(grouping.sorted_keys, n, "ttgnn::key_grouping::sorted_keys");
   if (sorted == 1)
     detail::identity_order(space, keys, grouping);
   else

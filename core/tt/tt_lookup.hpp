@@ -21,6 +21,7 @@
 /// change in between (as in any autograd).
 
 #include "core/error.hpp"
+#include "core/runtime/grow_only.hpp"
 #include "core/linalg/key_grouping.hpp"
 #include "core/linalg/range_ops.hpp"
 #include "core/tt/detail/tt_backward_kernels.hpp"
@@ -76,17 +77,13 @@ namespace detail {
 template <class T> struct identity { using type = T; };
 template <class T> using identity_t = typename identity<T>::type;
 
+/// Makes \p v hold at least \p rows rows of \p cols columns (grow-only, as reserve_entries).
 template <class View>
 void ensure_matrix(View &v, std::int64_t rows, std::int64_t cols, char const *label) {
-  if (static_cast<std::int64_t>(v.extent(0)) < rows ||
-      static_cast<std::int64_t>(v.extent(1)) != cols)
+  const bool same_cols = static_cast<std::int64_t>(v.extent(1)) == cols && v.data() != nullptr;
+  if (!same_cols || static_cast<std::int64_t>(v.extent(0)) < rows)
     v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-             std::max<std::int64_t>(rows, 1), cols);
-}
-
-template <class View> void ensure_vector(View &v, std::int64_t size, char const *label) {
-  if (static_cast<std::int64_t>(v.extent(0)) < size)
-    v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), size);
+             std::max<std::int64_t>(same_cols ? rows + rows / 4 : rows, 1), cols);
 }
 
 /// Throws InputError when an id is outside [0, num_rows).

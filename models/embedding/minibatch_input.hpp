@@ -225,7 +225,7 @@ public:
         tt_->forward(space, row_ids_, out);
       return;
     }
-    detail::ensure_extents(emb_rows_, "ttgnn::minibatch_input::emb_rows", b, options_.dim);
+    emb_rows_ = emb_rows_ws_.rows("ttgnn::minibatch_input::emb_rows", b, options_.dim);
     tt_->forward(space, row_ids_, emb_rows_);
     detail::copy_columns(space, emb_rows_, out, f, false);
   }
@@ -263,8 +263,8 @@ public:
         tt_->backward(space, row_ids_, grad_out);
       return;
     }
-    detail::ensure_extents(emb_rows_, "ttgnn::minibatch_input::emb_rows", grad_out.extent(0),
-                           options_.dim);
+    emb_rows_ =
+        emb_rows_ws_.rows("ttgnn::minibatch_input::emb_rows", grad_out.extent(0), options_.dim);
     detail::copy_columns(space, emb_rows_, grad_out, f, true);
     tt_->backward(space, row_ids_, emb_rows_);
   }
@@ -278,6 +278,7 @@ public:
     if (tt_)
       tt_->release_workspace();
     emb_rows_ = matrix_type();
+    emb_rows_ws_.release();
     row_ids_ = ids_type();
     return held.bytes();
   }
@@ -386,7 +387,7 @@ private:
   void add_workspace(ByteLedger &workspace) const {
     if (tt_)
       tt_->add_workspace(workspace);
-    workspace.add(emb_rows_);
+    workspace.add(emb_rows_ws_.storage());
   }
 
   /// A contiguous row-major table as one flat unmanaged View.
@@ -398,6 +399,7 @@ private:
   MinibatchInputOptions options_;
   std::int64_t num_nodes_ = 0, num_features_ = 0;
   matrix_type features_, emb_rows_; // features_: dense features (else sparse_features_)
+  GrowingMatrix<matrix_type> emb_rows_ws_;
   SparseFeatureRows<Scalar, ExecutionSpace> sparse_features_;
   Kokkos::View<std::int64_t *, memory_space> rows_;
   ids_type row_ids_;

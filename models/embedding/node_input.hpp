@@ -15,6 +15,7 @@
 
 #include "core/runtime/byte_ledger.hpp"
 #include "core/linalg/dense_gemm.hpp"
+#include "core/linalg/for_each_entry.hpp"
 #include "core/linalg/gather_rows.hpp"
 #include "core/error.hpp"
 #include "models/embedding/full_embedding.hpp"
@@ -27,6 +28,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ttgnn {
@@ -227,17 +229,12 @@ public:
     }
     ensure(emb_, "ttgnn::node_input::embedding_rows", batch, e);
     lookup(space, rows_, emb_);
-    auto feat = features_;
     auto emb = emb_;
-    Kokkos::parallel_for(
-        "ttgnn::node_input::concat", Kokkos::RangePolicy<ExecutionSpace>(space, 0, batch),
-        KOKKOS_LAMBDA(std::int64_t b) {
-          const std::int64_t v = nodes(b);
-          for (std::int64_t j = 0; j < f; ++j)
-            out(b, j) = feat(v, j);
-          for (std::int64_t j = 0; j < e; ++j)
-            out(b, f + j) = emb(b, j);
-        });
+    gather_rows(space, features_, nodes,
+                Kokkos::subview(out, Kokkos::ALL, std::make_pair(std::int64_t(0), f)));
+    for_each_entry(
+        space, "ttgnn::node_input::concat", batch, e,
+        KOKKOS_LAMBDA(std::int64_t b, std::int64_t j) { out(b, f + j) = emb(b, j); });
   }
 
   /// \brief Adds what the input holds to the ledgers of a memory report: \p features the
@@ -284,12 +281,9 @@ public:
     }
     ensure(grad_emb_, "ttgnn::node_input::embedding_grad", batch_, e);
     auto g = grad_emb_;
-    Kokkos::parallel_for(
-        "ttgnn::node_input::split_grad", Kokkos::RangePolicy<ExecutionSpace>(space, 0, batch_),
-        KOKKOS_LAMBDA(std::int64_t b) {
-          for (std::int64_t j = 0; j < e; ++j)
-            g(b, j) = grad_out(b, f + j);
-        });
+    for_each_entry(
+        space, "ttgnn::node_input::split_grad", batch_, e,
+        KOKKOS_LAMBDA(std::int64_t b, std::int64_t j) { g(b, j) = grad_out(b, f + j); });
     grad_lookup(space, grad_emb_);
   }
 

@@ -6,6 +6,7 @@
 /// non-zero) take ~1/50 of their dense size; a batch expands only its own rows.
 
 #include "core/linalg/dense_gemm.hpp"
+#include "core/linalg/for_each_entry.hpp"
 #include "graph/sparse_features.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -49,7 +50,8 @@ template <class Scalar, class ExecutionSpace> struct SparseFeatureRows {
 };
 
 /// \brief out(i, 0:F) = dense row ids(i) of \p x (zeros, then its stored values); columns of
-/// \p out from F on are left alone. One thread per row.
+/// \p out from F on are left alone. One thread per row on host spaces; on a device the zeros
+/// are written one entry per thread, then each row's stored values by its own thread.
 template <class ExecutionSpace, class Scalar, class Ids>
 void gather_sparse_rows(ExecutionSpace const &space,
                         SparseFeatureRows<Scalar, ExecutionSpace> const &x, Ids const &ids,
@@ -58,13 +60,19 @@ void gather_sparse_rows(ExecutionSpace const &space,
   auto row_map = x.row_map;
   auto cols = x.cols;
   auto values = x.values;
+  const std::int64_t n = static_cast<std::int64_t>(ids.extent(0));
+  constexpr bool zero_in_rows = runs_on_host<ExecutionSpace>;
+  if constexpr (!zero_in_rows)
+    for_each_entry(
+        space, "ttgnn::sparse_feature_rows::zero", n, f,
+        KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) { out(i, j) = Scalar(0); });
   Kokkos::parallel_for(
-      "ttgnn::sparse_feature_rows::gather",
-      Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(ids.extent(0))),
+      "ttgnn::sparse_feature_rows::gather", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
       KOKKOS_LAMBDA(std::int64_t i) {
         const std::int64_t v = ids(i);
-        for (std::int64_t j = 0; j < f; ++j)
-          out(i, j) = Scalar(0);
+        if (zero_in_rows)
+          for (std::int64_t j = 0; j < f; ++j)
+            out(i, j) = Scalar(0);
         for (std::int64_t k = row_map(v); k < row_map(v + 1); ++k)
           out(i, cols(k)) = values(k);
       });

@@ -79,7 +79,7 @@ public:
     const std::int64_t n = static_cast<std::int64_t>(x.extent(0)), c = c_;
     detail::require_extents(x, n, c_, "ttgnn::BatchNorm1d::forward: x");
     detail::require_extents(y, n, c_, "ttgnn::BatchNorm1d::forward: y");
-    detail::ensure_extents(xhat_, "ttgnn::batch_norm::xhat", n, c_);
+    xhat_ = xhat_ws_.rows("ttgnn::batch_norm::xhat", n, c_);
     auto xhat = xhat_;
     auto mean = mean_, inv_std = inv_std_, rmean = running_mean_, rvar = running_var_;
     const Scalar eps = Scalar(eps_);
@@ -161,7 +161,7 @@ public:
   }
 
   void add_workspace(ByteLedger &ledger) const override {
-    ledger.add(mean_).add(inv_std_).add(sum_g_).add(sum_gx_).add(xhat_);
+    ledger.add(mean_).add(inv_std_).add(sum_g_).add(sum_gx_).add(xhat_ws_.storage());
   }
 
 private:
@@ -171,6 +171,7 @@ private:
   vector_type running_mean_, running_var_;
   vector_type mean_, inv_std_, sum_g_, sum_gx_;
   matrix_type xhat_;
+  GrowingMatrix<matrix_type> xhat_ws_;
   ColumnSumsWorkspace<Scalar, typename ExecutionSpace::memory_space> sums_;
   bool trained_ = true;
 };

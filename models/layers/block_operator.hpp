@@ -6,44 +6,71 @@
 /// graph (what layer-wise full-neighbour inference multiplies).
 
 #include "graph/csr_graph.hpp"
+#include "core/linalg/csr_transpose.hpp"
+#include "core/runtime/grow_only.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "models/layers/graph_operator.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace ttgnn {
 
+/// \brief Grow-only buffers of block_mean_operator, for one block after another (one per
+/// layer of a mini-batch): an operator built in them is valid until the next one.
+template <class Scalar, class MemorySpace> struct BlockOperatorWorkspace {
+  Kokkos::View<std::int64_t *, MemorySpace> row_map; ///< device copies (unused on host spaces)
+  Kokkos::View<std::int32_t *, MemorySpace> entries;
+  Kokkos::View<Scalar *, MemorySpace> values;
+  CsrTransposeWorkspace<std::int32_t, Scalar, MemorySpace> transpose;
+};
+
 /// \brief Mean over the sampled neighbours of each destination node of \p block: value of
 /// (i, j) is 1 / (sampled neighbours of i); a row without neighbours aggregates to zero.
 /// Rows are destination nodes, columns source nodes; the transpose (for backward) is built.
+/// Everything runs on \p space in its order: the block's arrays are copied with the space
+/// (shared on host spaces), the values and the transpose are kernels, nothing waits on the host.
+/// With \p workspace the operator lives in its buffers, else in new ones.
 template <class Scalar, class ExecutionSpace>
-GraphOperator<Scalar, ExecutionSpace, std::int32_t> block_mean_operator(ExecutionSpace const &space,
-                                                                        SampledBlock const &block) {
+GraphOperator<Scalar, ExecutionSpace, std::int32_t> block_mean_operator(
+    ExecutionSpace const &space, SampledBlock const &block,
+    BlockOperatorWorkspace<Scalar, typename ExecutionSpace::memory_space> *workspace = nullptr) {
   using memory_space = typename ExecutionSpace::memory_space;
   const std::int64_t m = block.num_dst, nnz = block.num_edges();
-  Kokkos::View<Scalar *, Kokkos::HostSpace> values(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::block_operator::values"),
-      static_cast<std::size_t>(nnz));
-  auto row_map = block.row_map;
-  Kokkos::parallel_for("ttgnn::block_operator::mean_values",
-                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, m),
-                       [=](std::int64_t i) {
-                         const std::int64_t b = row_map(i), e = row_map(i + 1);
-                         for (std::int64_t k = b; k < e; ++k)
-                           values(k) = Scalar(1) / static_cast<Scalar>(e - b);
-                       });
-  Kokkos::fence();
-  auto d_row_map = Kokkos::create_mirror_view_and_copy(memory_space(), block.row_map,
-                                                       "ttgnn::block_operator::row_map");
-  auto d_entries = Kokkos::create_mirror_view_and_copy(memory_space(), block.entries,
-                                                       "ttgnn::block_operator::entries");
-  auto d_values =
-      Kokkos::create_mirror_view_and_copy(memory_space(), values, "ttgnn::block_operator::values");
-  return make_graph_operator<Scalar, ExecutionSpace, std::int32_t>(space, block.num_src, d_row_map,
-                                                                   d_entries, d_values, false);
+  BlockOperatorWorkspace<Scalar, memory_space> own;
+  auto &ws = workspace ? *workspace : own;
+  GraphOperator<Scalar, ExecutionSpace, std::int32_t> op;
+  op.num_rows = m;
+  op.num_cols = block.num_src;
+  if constexpr (std::is_same<memory_space, Kokkos::HostSpace>::value) {
+    op.row_map = block.row_map;
+    op.entries = block.entries;
+  } else {
+    op.row_map = grow_entries(ws.row_map, "ttgnn::block_operator::row_map", m + 1);
+    op.entries = grow_entries(ws.entries, "ttgnn::block_operator::entries", nnz);
+    Kokkos::deep_copy(space, op.row_map, block.row_map);
+    Kokkos::deep_copy(space, op.entries, block.entries);
+  }
+  op.values = grow_entries(ws.values, "ttgnn::block_operator::values", nnz);
+  auto row_map = op.row_map;
+  auto values = op.values;
+  Kokkos::parallel_for(
+      "ttgnn::block_operator::mean_values", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
+      KOKKOS_LAMBDA(std::int64_t i) {
+        const std::int64_t b = row_map(i), e = row_map(i + 1);
+        for (std::int64_t k = b; k < e; ++k)
+          values(k) = Scalar(1) / static_cast<Scalar>(e - b);
+      });
+  // the sampler's local ids are in [0, num_src) by construction
+  auto t = transpose_csr(space, op.num_cols, op.row_map, op.entries, op.values, CsrEntries::trusted,
+                         &ws.transpose);
+  op.t_row_map = t.row_map;
+  op.t_entries = t.entries;
+  op.t_values = t.values;
+  return op;
 }
 
 /// \brief The whole graph as an unweighted aggregation operator on the execution space, with
@@ -55,12 +82,16 @@ template <class ExecutionSpace, class Ordinal = std::int32_t> struct FullGraphMe
   Kokkos::View<std::int64_t *, memory_space> row_map;
   Kokkos::View<Ordinal *, memory_space> entries;
   Kokkos::View<float *, memory_space> inv_degree; ///< 1 / deg(i), 0 for an isolated node
+  /// The host graph's row offsets (shared, not a copy): host-side chunking reads them without
+  /// copying row_map back from the device.
+  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> host_row_map;
 
   /// Uploads \p graph (shares the host arrays when the space can read host memory).
   static FullGraphMean build(ExecutionSpace const &space,
                              CsrGraph<Ordinal, Kokkos::HostSpace> const &graph) {
     FullGraphMean op;
     op.num_nodes = graph.num_nodes();
+    op.host_row_map = graph.row_map;
     op.row_map = Kokkos::create_mirror_view_and_copy(memory_space(), graph.row_map,
                                                      "ttgnn::full_graph_mean::row_map");
     op.entries = Kokkos::create_mirror_view_and_copy(memory_space(), graph.entries,

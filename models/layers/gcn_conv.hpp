@@ -54,11 +54,11 @@ public:
     a_ = a;
     x_ = x;
     if (aggregate_first()) {
-      detail::ensure_extents(t_, "ttgnn::gcn_conv::ax", a.num_rows, this->in_);
+      t_ = t_ws_.rows("ttgnn::gcn_conv::ax", a.num_rows, this->in_);
       a.apply(space, x, t_);
       gemm(space, 'N', 'N', Scalar(1), t_, this->weight(), Scalar(0), y);
     } else {
-      detail::ensure_extents(t_, "ttgnn::gcn_conv::xw", a.num_cols, this->out_);
+      t_ = t_ws_.rows("ttgnn::gcn_conv::xw", a.num_cols, this->out_);
       gemm(space, 'N', 'N', Scalar(1), x, this->weight(), Scalar(0), t_);
       a.apply(space, t_, y);
     }
@@ -78,12 +78,12 @@ public:
     if (aggregate_first()) { // y = t W, t = A x
       gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), this->weight_grad());
       if (want_x) {
-        detail::ensure_extents(u_, "ttgnn::gcn_conv::grad_ax", a_.num_rows, this->in_);
+        u_ = u_ws_.rows("ttgnn::gcn_conv::grad_ax", a_.num_rows, this->in_);
         gemm(space, 'N', 'T', Scalar(1), grad_y, this->weight(), Scalar(0), u_);
         a_.apply_transpose(space, u_, grad_x);
       }
     } else { // y = A t, t = x W
-      detail::ensure_extents(u_, "ttgnn::gcn_conv::grad_xw", a_.num_cols, this->out_);
+      u_ = u_ws_.rows("ttgnn::gcn_conv::grad_xw", a_.num_cols, this->out_);
       a_.apply_transpose(space, grad_y, u_);
       gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), this->weight_grad());
       if (want_x)
@@ -94,11 +94,14 @@ public:
   /// True when forward computes (A x) W (in <= out), false for A (x W).
   bool aggregate_first() const { return this->in_ <= this->out_; }
 
-  void add_workspace(ByteLedger &ledger) const override { ledger.add(x_).add(t_).add(u_); }
+  void add_workspace(ByteLedger &ledger) const override {
+    ledger.add(x_).add(t_ws_.storage()).add(u_ws_.storage());
+  }
 
 private:
   operator_type a_;
   matrix_type x_, t_, u_;
+  GrowingMatrix<matrix_type> t_ws_, u_ws_;
 };
 
 } // namespace ttgnn

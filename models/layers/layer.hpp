@@ -20,12 +20,14 @@
 
 #include "core/linalg/dense_gemm.hpp"
 #include "core/runtime/byte_ledger.hpp"
+#include "core/runtime/grow_only.hpp"
 #include "core/error.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ttgnn {
@@ -82,14 +84,6 @@ Matrix<Scalar, ExecutionSpace>
 as_matrix(Kokkos::View<Scalar *, typename ExecutionSpace::memory_space> const &flat,
           std::int64_t rows, std::int64_t cols) {
   return Matrix<Scalar, ExecutionSpace>(flat.data(), rows, cols);
-}
-
-/// Reallocates `m` (without initialising) unless it already has the given extents.
-template <class MatrixView>
-void ensure_extents(MatrixView &m, std::string const &label, std::int64_t rows, std::int64_t cols) {
-  if (static_cast<std::int64_t>(m.extent(0)) != rows ||
-      static_cast<std::int64_t>(m.extent(1)) != cols || m.data() == nullptr)
-    m = MatrixView(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), rows, cols);
 }
 
 /// Throws ConfigError unless `m` is rows x cols.

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/linalg/for_each_entry.hpp"
 #include "models/layers/layer.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -93,13 +94,12 @@ public:
     auto labels = labels_;
     auto subset = subset_;
     auto lse = lse_;
-    Kokkos::parallel_for(
-        "ttgnn::cross_entropy::backward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, s),
-        KOKKOS_LAMBDA(std::int64_t q) {
+    for_each_entry(
+        space, "ttgnn::cross_entropy::backward", s, c,
+        KOKKOS_LAMBDA(std::int64_t q, std::int64_t j) {
           const std::int64_t v = subset(q);
-          for (int j = 0; j < c; ++j)
-            grad_logits(v, j) =
-                w * (compat::exp(logits(v, j) - lse(q)) - (j == labels(v) ? Scalar(1) : Scalar(0)));
+          grad_logits(v, j) =
+              w * (compat::exp(logits(v, j) - lse(q)) - (j == labels(v) ? Scalar(1) : Scalar(0)));
         });
   }
 

@@ -8,6 +8,7 @@
 /// the metric on several node sets from one set of logits.
 
 #include "core/linalg/gather_rows.hpp"
+#include "core/runtime/grow_only.hpp"
 #include "models/loss/classification_metrics.hpp"
 #include "models/loss/log_softmax_cross_entropy.hpp"
 #include "models/loss/sigmoid_binary_cross_entropy.hpp"
@@ -18,6 +19,7 @@
 #include <numeric>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ttgnn {
@@ -49,33 +51,37 @@ template <class ExecutionSpace> struct NodeTargets {
   bool is_multilabel() const { return multilabels.extent(0) > 0; }
 };
 
-/// \brief The targets of rows ids(0 .. m-1), as rows 0 .. m-1 (a mini-batch's seeds).
+/// Grow-only buffers of gather_targets, for one batch of targets after another.
+template <class ExecutionSpace> struct TargetsWorkspace {
+  using memory_space = typename ExecutionSpace::memory_space;
+  Kokkos::View<std::int32_t *, memory_space> labels;
+  GrowingMatrix<Kokkos::View<std::int8_t **, Kokkos::LayoutRight, memory_space>> multilabels;
+};
+
+/// \brief The targets of rows ids(0 .. m-1), as rows 0 .. m-1 (a mini-batch's seeds); in the
+/// buffers of \p workspace when given (valid until its next use), else in new ones.
 template <class ExecutionSpace>
 NodeTargets<ExecutionSpace>
 gather_targets(ExecutionSpace const &space, NodeTargets<ExecutionSpace> const &all,
                Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> const &ids,
-               std::int64_t m) {
+               std::int64_t m, TargetsWorkspace<ExecutionSpace> *workspace = nullptr) {
   using memory_space = typename ExecutionSpace::memory_space;
+  TargetsWorkspace<ExecutionSpace> own;
+  TargetsWorkspace<ExecutionSpace> &ws = workspace ? *workspace : own;
   NodeTargets<ExecutionSpace> out = all;
+  const auto first = Kokkos::subview(ids, std::make_pair(std::int64_t(0), m));
   if (all.is_multilabel()) {
-    const int t = static_cast<int>(all.multilabels.extent(1));
-    Kokkos::View<std::int8_t **, Kokkos::LayoutRight, memory_space> y(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::targets::batch_multilabels"), m, t);
-    auto src = all.multilabels;
-    Kokkos::parallel_for(
-        "ttgnn::targets::gather_multilabels", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
-        KOKKOS_LAMBDA(std::int64_t i) {
-          for (int j = 0; j < t; ++j)
-            y(i, j) = src(ids(i), j);
-        });
+    const auto y = ws.multilabels.rows("ttgnn::targets::batch_multilabels", m,
+                                       static_cast<std::int64_t>(all.multilabels.extent(1)));
+    gather_rows(space, all.multilabels, first, y);
     out.multilabels = y;
   } else {
-    Kokkos::View<std::int32_t *, memory_space> y(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::targets::batch_labels"), m);
+    const Kokkos::View<std::int32_t *, memory_space> y =
+        grow_entries(ws.labels, "ttgnn::targets::batch_labels", m);
     auto src = all.labels;
     Kokkos::parallel_for(
         "ttgnn::targets::gather_labels", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
-        KOKKOS_LAMBDA(std::int64_t i) { y(i) = src(ids(i)); });
+        KOKKOS_LAMBDA(std::int64_t i) { y(i) = src(first(i)); });
     out.labels = y;
   }
   return out;

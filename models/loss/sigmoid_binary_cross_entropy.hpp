@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/linalg/for_each_entry.hpp"
 #include "models/layers/layer.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -121,15 +122,12 @@ public:
     auto logits = logits_;
     auto targets = targets_;
     auto subset = subset_;
-    Kokkos::parallel_for(
-        "ttgnn::loss::bce::backward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, s),
-        KOKKOS_LAMBDA(std::int64_t q) {
+    for_each_entry(
+        space, "ttgnn::loss::bce::backward", s, t, KOKKOS_LAMBDA(std::int64_t q, std::int64_t j) {
           const std::int64_t v = subset(q);
-          for (int j = 0; j < t; ++j) {
-            const int y = targets(v, j);
-            if (y >= 0)
-              grad_logits(v, j) = w * (detail::stable_sigmoid(logits(v, j)) - Scalar(y));
-          }
+          const int y = targets(v, j);
+          if (y >= 0)
+            grad_logits(v, j) = w * (detail::stable_sigmoid(logits(v, j)) - Scalar(y));
         });
   }
 

@@ -53,8 +53,8 @@ void check_run_config(RunConfig const &c) {
                         " fan-outs for " + std::to_string(c.layers) + " layers (--layers)");
     range(c.minibatch.eval_every >= 1 && c.minibatch.max_batches >= 0,
           "--eval-every must be >= 1 and --max-batches >= 0");
-    range(c.minibatch.eval_batch_size >= 0 && c.minibatch.eval_chunk >= 1,
-          "--eval-batch-size must be >= 0 and --eval-chunk >= 1");
+    range(c.minibatch.eval_batch_size >= 0 && c.minibatch.eval_chunk >= 0,
+          "--eval-batch-size and --eval-chunk must be >= 0");
     if (c.input == InputKind::features_embedding)
       refuse("--input feat+emb");
     if (c.plateau_factor < 1.0 && c.minibatch.eval_nodes == EvalNodes::test)

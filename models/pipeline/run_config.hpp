@@ -68,7 +68,7 @@ struct MinibatchConfig {
   EvalNodes eval_nodes = EvalNodes::all;
   std::vector<std::int64_t> eval_fanouts; ///< empty: all neighbours (exact)
   std::int64_t eval_batch_size = 0;       ///< subset evaluation (0: batch_size)
-  std::int64_t eval_chunk = 65536;        ///< layer-wise: input rows produced at once
+  std::int64_t eval_chunk = 0; ///< layer-wise: input rows at once (0 = sized for the space)
 };
 
 /// \brief One run.

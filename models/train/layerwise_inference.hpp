@@ -81,6 +81,25 @@ struct LayerwiseMemory {
 /// hundreds (65536 rows x 256 floats = 64 MiB) whatever the number of nodes.
 inline constexpr std::int64_t layerwise_default_chunk = 65536;
 
+/// \brief Rows per step of layer-wise inference when none is asked for: layerwise_default_chunk
+/// on host spaces; on Cuda as many as keep a step's buffers (two ids and three rows of \p width
+/// values per row) within 1/16 of the device's memory, and at least the default. A step costs
+/// one sort, one scan and a few host syncs whatever its size, so a GPU wants few, large steps.
+template <class Scalar, class ExecutionSpace>
+std::int64_t layerwise_auto_chunk(ExecutionSpace const &space, std::int64_t width) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same<ExecutionSpace, Kokkos::Cuda>::value) {
+    const auto memory = static_cast<std::int64_t>(space.cuda_device_prop().totalGlobalMem);
+    const auto per_row = static_cast<std::int64_t>(
+        2 * sizeof(std::int64_t) + 3 * static_cast<std::size_t>(width) * sizeof(Scalar));
+    return std::max(layerwise_default_chunk, memory / 16 / per_row);
+  }
+#endif
+  (void)space;
+  (void)width;
+  return layerwise_default_chunk;
+}
+
 namespace detail {
 
 /// keys = [first, first + rows) followed by the chunk's neighbour ids entries[e0, e0 + edges).
@@ -342,7 +361,9 @@ void layerwise_input_layer(ExecutionSpace const &space,
                            InputRows &input_rows,
                            LayerwiseLayer<Scalar, ExecutionSpace> const &layer, std::int64_t chunk,
                            Matrix<Scalar, ExecutionSpace> const &y, LayerwiseMemory &mem) {
-  auto host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.row_map);
+  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> host_row_map = graph.host_row_map;
+  if (host_row_map.extent(0) != graph.row_map.extent(0)) // not made by FullGraphMean::build
+    host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.row_map);
   const std::vector<std::int64_t> bounds = layerwise_input_chunks(host_row_map, chunk);
   const LayerwiseChunkBuffers<Scalar, ExecutionSpace> buf(bounds, host_row_map, graph.num_nodes,
                                                           layer.in, mem);
@@ -381,7 +402,8 @@ void layerwise_later_layer(ExecutionSpace const &space,
 /// ids(i) to out(i, :) (ids: `Kokkos::View<const std::int64_t *, memory_space>`, out: Matrix
 /// ids.extent(0) x model.width(0)), e.g. a TT lookup or a feature gather
 /// \param chunk layer 0: at most this many input rows per step (own and neighbour ids; a single
-/// node of larger degree is a step of its own); later layers: rows per step
+/// node of larger degree is a step of its own); later layers: rows per step; 0 (the default):
+/// layerwise_auto_chunk
 /// \param memory when given, receives the sizes of what was allocated (LayerwiseMemory)
 /// Memory: the output of layer l and the input of layer l (for l > 0) as N x width matrices (the
 /// previous one is freed once the next is done, unless the caller holds it) plus chunk buffers.
@@ -391,10 +413,15 @@ template <class Scalar, class ExecutionSpace, class Ordinal, class InputRows,
 Matrix<Scalar, ExecutionSpace> sage_layerwise_inference(
     ExecutionSpace const &space, GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model,
     FullGraphMean<ExecutionSpace, Ordinal> const &graph, InputRows &&input_rows,
-    std::int64_t chunk = layerwise_default_chunk, LayerwiseMemory *memory = nullptr) {
+    std::int64_t chunk = 0, LayerwiseMemory *memory = nullptr) {
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
   const auto layers = detail::layerwise_layers(model);
-  chunk = std::max<std::int64_t>(1, chunk);
+  if (chunk <= 0) {
+    std::int64_t width = 1;
+    for (auto const &layer : layers)
+      width = std::max(width, layer.in);
+    chunk = layerwise_auto_chunk<Scalar>(space, width);
+  }
   LayerwiseMemory mem;
   matrix_type h; // output of the previous layer (empty before layer 1)
   for (std::size_t l = 0; l < layers.size(); ++l) {
@@ -418,7 +445,7 @@ template <class Scalar, class ExecutionSpace, class Ordinal>
 Matrix<Scalar, ExecutionSpace> sage_layerwise_inference(
     ExecutionSpace const &space, GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model,
     FullGraphMean<ExecutionSpace, Ordinal> const &graph, Matrix<Scalar, ExecutionSpace> const &h0,
-    std::int64_t chunk = layerwise_default_chunk, LayerwiseMemory *memory = nullptr) {
+    std::int64_t chunk = 0, LayerwiseMemory *memory = nullptr) {
   detail::require_extents(h0, graph.num_nodes, model.width(0),
                           "ttgnn::sage_layerwise_inference: h0");
   return sage_layerwise_inference(

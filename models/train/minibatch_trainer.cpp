@@ -3,6 +3,7 @@
 
 #include "core/optim/adam.hpp"
 #include "core/runtime/byte_ledger.hpp"
+#include "core/runtime/grow_only.hpp"
 #include "core/error.hpp"
 #include "core/counter_rng.hpp"
 #include "graph/neighbor_sampler.hpp"
@@ -40,15 +41,15 @@ constexpr std::uint64_t kEvalStream = 0x6576616C756174ULL; // "evaluat"
 
 using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
 
-/// The training nodes of epoch \p epoch in a seeded random order (Fisher-Yates).
-HostIds shuffled(HostIds const &train, std::uint64_t seed, std::uint64_t epoch) {
+/// \p out = the training nodes of epoch \p epoch in a seeded random order (Fisher-Yates);
+/// allocated on the first call only.
+void shuffle_into(HostIds const &train, std::uint64_t seed, std::uint64_t epoch, HostIds &out) {
   const std::int64_t n = static_cast<std::int64_t>(train.extent(0));
-  HostIds out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::order"), n);
+  reserve_entries(out, n, "ttgnn::minibatch::order");
   Kokkos::deep_copy(out, train);
   CounterRng rng(seed, kShuffleDomain, epoch);
   for (std::int64_t i = n - 1; i > 0; --i)
     std::swap(out(i), out(static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(i + 1)))));
-  return out;
 }
 
 void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions const &o) {
@@ -149,7 +150,7 @@ public:
   }
 
   std::int64_t num_batches(int epoch) {
-    order_ = shuffled(data_.train, o_.seed, static_cast<std::uint64_t>(epoch));
+    shuffle_into(data_.train, o_.seed, static_cast<std::uint64_t>(epoch), order_);
     return o_.max_batches > 0 ? std::min(o_.max_batches, batches_per_epoch()) : batches_per_epoch();
   }
 
@@ -167,19 +168,26 @@ public:
     Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds =
         Kokkos::subview(order_, std::make_pair(first, last));
     const auto t_sample = std::chrono::steady_clock::now();
-    const SampledBatch sampled = sampler_.sample(
-        host_space_, seeds, static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(b));
+    const SampledBatch sampled =
+        sampler_.sample(host_space_, seeds, static_cast<std::uint64_t>(epoch),
+                        static_cast<std::uint64_t>(b), &sampler_ws_);
     rec.sample_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sample).count();
-    for (auto const &blk : sampled.blocks)
-      out.ops.push_back(block_mean_operator<Scalar>(space, blk));
+    block_ws_.resize(sampled.blocks.size());
+    for (std::size_t l = 0; l < sampled.blocks.size(); ++l)
+      out.ops.push_back(block_mean_operator<Scalar>(space, sampled.blocks[l], &block_ws_[l]));
     rec.sampled_edges += sampled.num_edges();
-    auto ids = Kokkos::create_mirror_view_and_copy(memory_space(), sampled.input_nodes(),
-                                                   "ttgnn::minibatch::input_nodes");
-    const std::int64_t n_in = static_cast<std::int64_t>(ids.extent(0));
+    const std::int64_t n_in = static_cast<std::int64_t>(sampled.input_nodes().extent(0));
+    Kokkos::View<const std::int64_t *, memory_space> ids;
+    if constexpr (std::is_same<memory_space, Kokkos::HostSpace>::value) {
+      ids = sampled.input_nodes();
+    } else { // into a grow-only buffer, in the space's order
+      const auto d = grow_entries(ids_buf_, "ttgnn::minibatch::input_nodes", n_in);
+      Kokkos::deep_copy(space, d, sampled.input_nodes());
+      ids = d;
+    }
     rec.input_rows += n_in;
-    out.x = matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::x0"),
-                        n_in, input_.dim());
+    out.x = x_ws_.rows("ttgnn::minibatch::x0", n_in, input_.dim());
     input_.forward(space, ids, out.x);
     out.x_scratch = true; // this batch's own rows
     // dropout masks keyed by global node ids: the same whichever rank or position holds a node
@@ -189,11 +197,14 @@ public:
           ids,
           std::make_pair(std::int64_t(0), static_cast<std::int64_t>(sampled.nodes[l].extent(0)))));
     // the seeds are the first input nodes: their targets become rows 0 .. seeds-1
-    out.targets = gather_targets(space, targets_, ids, out.seeds);
-    Kokkos::View<std::int64_t *, memory_space> rows(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::loss_rows"), out.seeds);
-    detail::fill_iota(space, rows);
-    out.loss_rows = rows;
+    out.targets = gather_targets(space, targets_, ids, out.seeds, &targets_ws_);
+    if (static_cast<std::int64_t>(loss_rows_.extent(0)) < out.seeds) { // 0, 1, ...: grow-only
+      loss_rows_ = Kokkos::View<std::int64_t *, memory_space>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::loss_rows"),
+          o_.batch_size);
+      detail::fill_iota(space, loss_rows_);
+    }
+    out.loss_rows = Kokkos::subview(loss_rows_, std::make_pair(std::int64_t(0), out.seeds));
     return out;
   }
 
@@ -247,6 +258,8 @@ public:
   }
   /// The device copies of the split ids (the host's own on host spaces).
   void add_node_memory(ByteLedger &nodes) const { nodes.add(train_).add(valid_).add(test_); }
+  /// Bytes of the batches' input rows (a grow-only buffer).
+  std::int64_t input_bytes() const { return view_bytes(x_ws_.storage()); }
   /// The largest input workspace freed before an evaluation (see MinibatchInput).
   std::int64_t released_input_bytes() const { return released_input_bytes_; }
   /// Sampler scratch and its largest batch.
@@ -343,6 +356,13 @@ private:
   std::unique_ptr<NeighborSampler<std::int32_t>> eval_sampler_; // subset evaluation
   LayerwiseMemory eval_memory_;                                 // largest evaluation buffers
   std::int64_t released_input_bytes_ = 0;
+  // grow-only batch buffers: sampled blocks, their operators, input rows, device ids, targets,
+  // loss rows 0 .. seeds-1 (a batch's arrays live until the next batch)
+  SamplerWorkspace sampler_ws_;
+  std::vector<BlockOperatorWorkspace<Scalar, memory_space>> block_ws_;
+  GrowingMatrix<matrix_type> x_ws_;
+  Kokkos::View<std::int64_t *, memory_space> ids_buf_, loss_rows_;
+  TargetsWorkspace<ExecutionSpace> targets_ws_;
 };
 
 /// The device copy of the dataset's targets: multilabels when it has them, else labels.
@@ -397,7 +417,7 @@ void write_minibatch_outputs(ExecutionSpace const &space, Dataset<std::int32_t> 
         [&input](ExecutionSpace const &s, auto const &ids, auto const &out) {
           input.lookup_embedding(s, ids, out);
         },
-        o.eval_chunk);
+        o.eval_chunk > 0 ? o.eval_chunk : layerwise_default_chunk);
 }
 
 /// Communication totals before the run, for the per-step figures.
@@ -446,7 +466,8 @@ void record_run_memory(MinibatchResult &result, Dataset<std::int32_t> const &dat
   source.add_node_memory(nodes);
   // the input's workspace now, or the largest one freed before an evaluation
   MemoryBreakdown &m = result.memory;
-  m = training_memory(model, input, loop, graph, features, model.peak_input_bytes(),
+  m = training_memory(model, input, loop, graph, features,
+                      std::max(model.peak_input_bytes(), source.input_bytes()),
                       source.released_input_bytes());
   m.peak_rss_mb = result.peak_rss_mb;
   m.sampler_mb = to_mb(source.sampler_bytes());

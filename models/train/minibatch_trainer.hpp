@@ -74,8 +74,8 @@ struct MinibatchTrainOptions : TrainOptions {
   std::vector<std::int64_t> fanouts{5, 10, 15}; ///< input layer first (DGL order)
   std::int64_t batch_size = 1000;
   // Evaluation.
-  int eval_every = 1;              ///< evaluate every this many epochs (and after the last)
-  std::int64_t eval_chunk = 65536; ///< rows per chunk of layer-wise inference
+  int eval_every = 1;          ///< evaluate every this many epochs (and after the last)
+  std::int64_t eval_chunk = 0; ///< rows per chunk of layer-wise inference (0: layerwise_auto_chunk)
   /// all: layer-wise over every node (train, valid, test metrics); valid_test / test: those
   /// nodes only (the train metric is -1; with test only the valid metric too, and each
   /// evaluation is selected: the last one is kept, early stopping is off).

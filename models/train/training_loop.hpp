@@ -264,8 +264,8 @@ public:
     gnn_opt_->zero_grad(space_);
     input_.zero_grad(space_);
     if (b.seeds > 0) {
-      detail::ensure_extents(grad_logits_, "ttgnn::train::grad_logits", logits.extent(0),
-                             logits.extent(1));
+      grad_logits_ =
+          grad_logits_ws_.rows("ttgnn::train::grad_logits", logits.extent(0), logits.extent(1));
       loss_.backward(space_, grad_logits_);
       if (b.seeds != b.batch_seeds) // d(batch mean)/d(slice mean) = slice rows / batch rows
         detail::scale_rows(space_, grad_logits_, Scalar(double(b.seeds) / double(b.batch_seeds)));
@@ -273,7 +273,7 @@ public:
       if (input_.trainable() && b.x_scratch) {
         gx = b.x; // GnnModel::backward reads x before it writes dL/dx
       } else if (input_.trainable()) {
-        detail::ensure_extents(grad_x_, "ttgnn::train::grad_x", b.x.extent(0), b.x.extent(1));
+        grad_x_ = grad_x_ws_.rows("ttgnn::train::grad_x", b.x.extent(0), b.x.extent(1));
         gx = grad_x_;
       }
       model_.backward(space_, grad_logits_, gx);
@@ -360,7 +360,7 @@ public:
   /// buffers to \p workspace (memory reports).
   void add_memory(ByteLedger &optimizer, ByteLedger &workspace) const {
     optimizer.add_all(gnn_opt_->exp_avg()).add_all(gnn_opt_->exp_avg_sq());
-    workspace.add(grad_logits_).add(grad_x_);
+    workspace.add(grad_logits_ws_.storage()).add(grad_x_ws_.storage());
   }
 
 private:
@@ -441,6 +441,7 @@ private:
   std::unique_ptr<optimizer_type> gnn_opt_;
   NodeLoss<Scalar, ExecutionSpace> loss_;
   matrix_type grad_logits_, grad_x_;
+  GrowingMatrix<matrix_type> grad_logits_ws_, grad_x_ws_;
   std::vector<EpochRecord> history_;
   std::vector<double> batch_seconds_;
   bool have_best_ = false, stopped_ = false;

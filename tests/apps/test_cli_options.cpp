@@ -112,7 +112,7 @@ TEST_CASE("run options refuse bad values, the first in declaration order") {
   CHECK(apply_error({"--hidden", "0", "--emb-dim", "0"}) ==
         "--emb-dim must be an integer >= 1, got 0");
   CHECK(apply_error({"--seed", "-1", "--batch-size", "-1"}) == "--seed must be >= 0, got -1");
-  CHECK(apply_error({"--eval-chunk", "0"}) == "--eval-chunk must be an integer >= 1, got 0");
+  CHECK(apply_error({"--eval-chunk", "-1"}) == "--eval-chunk must be an integer >= 0, got -1");
   const std::string warmup = apply_error({"--warmup", "2"});
   CHECK(warmup.find("the learning-rate warm-up is --lr-warmup") != std::string::npos);
   CHECK(warmup.find("renamed") == std::string::npos);

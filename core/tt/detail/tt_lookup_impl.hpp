@@ -43,7 +43,7 @@ void build_prefix_plan(
     char const *what) {
   const int last = g.num_cores - 1;
   const auto batch = static_cast<std::int64_t>(ids.extent(0));
-  ensure_vector(ws.keys, batch, "ttgnn::tt_lookup::keys");
+  reserve_entries(ws.keys, batch, "ttgnn::tt_lookup::keys");
   auto keys = Kokkos::subview(ws.keys, Kokkos::make_pair(std::int64_t(0), batch));
   const auto descents = digit_keys(space, ids, g, g.num_cores, -1, keys, num_rows, what);
   std::int64_t bound = 1;
@@ -73,8 +73,8 @@ void build_prefix_plan(
 /// A rows x cols matrix over the workspace's segment sums (grown only).
 template <class Scalar, class ExecutionSpace>
 auto segment_matrix(TtLookupWorkspace<Scalar, ExecutionSpace> &ws, std::int64_t rows, int cols) {
-  ensure_vector(ws.segment_sums, std::max<std::int64_t>(rows * cols, 1),
-                "ttgnn::tt_lookup::segment_sums");
+  reserve_entries(ws.segment_sums, std::max<std::int64_t>(rows * cols, 1),
+                  "ttgnn::tt_lookup::segment_sums");
   return Kokkos::View<Scalar **, Kokkos::LayoutRight, typename ExecutionSpace::memory_space,
                       Kokkos::MemoryUnmanaged>(ws.segment_sums.data(), rows, cols);
 }
@@ -110,7 +110,7 @@ void chain_backward_grouped(
   f.keys = item_keys;
   f.upstream = upstream;
   f.e = e;
-  ensure_vector(ws.digit_keys, items, "ttgnn::tt_lookup::digit_keys");
+  reserve_entries(ws.digit_keys, items, "ttgnn::tt_lookup::digit_keys");
   auto dk = Kokkos::subview(ws.digit_keys, Kokkos::make_pair(std::int64_t(0), items));
   int max_slice, max_lead;
   chain_sizes(g, e, max_slice, max_lead);

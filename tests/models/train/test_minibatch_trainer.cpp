@@ -20,8 +20,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace {
@@ -735,3 +737,74 @@ TTGNN_TEST_ALL_SPACES("mini-batch TT input: no row map is the identity, bit for 
 }
 
 } // namespace
+
+namespace {
+
+/// View allocations Kokkos reports (Kokkos Tools allocate callback), by label.
+struct AllocationLog {
+  static std::map<std::string, int> &labels() {
+    static std::map<std::string, int> m;
+    return m;
+  }
+  static void on_allocate(Kokkos_Profiling_SpaceHandle, char const *label, void const *,
+                          std::uint64_t) {
+    ++labels()[label];
+  }
+};
+
+} // namespace
+
+/// Once the grow-only batch buffers cover the batches' sizes, mini-batch steps allocate no View:
+/// GraphSAGE with BatchNorm, residuals and dropout on a TT input (sampled blocks of varying
+/// sizes, a smaller last batch); evaluation off, so that every allocation counted is a training
+/// step's. A buffer is allocated exactly the first time and grows by a quarter more than asked
+/// after that: the first epoch allocates, the second at most regrows a buffer that a larger
+/// batch outgrew, and from the third on nothing is allocated.
+template <class ExecutionSpace> void check_steady_state_allocations() {
+  ExecutionSpace space;
+  auto data = small_sbm(600, 0.9, 0, 5);
+  ttgnn::MinibatchTrainOptions o;
+  o.model.num_layers = 3;
+  o.model.hidden = 16;
+  o.model.batch_norm = true;
+  o.model.residual = true;
+  o.model.dropout = 0.3;
+  o.fanouts = {4, 4, 4};
+  o.batch_size = 50;
+  o.epochs = 5;
+  o.evaluate = false;
+  o.seed = 11;
+  o.input.kind = ttgnn::InputKind::tt;
+  o.input.dim = 16;
+  o.input.tt_rank = 4;
+  std::vector<std::map<std::string, int>> per_epoch;
+  o.on_epoch = [&](ttgnn::EpochRecord const &) {
+    per_epoch.push_back(AllocationLog::labels());
+    AllocationLog::labels().clear();
+  };
+  namespace tools = Kokkos::Tools::Experimental;
+  tools::set_allocate_data_callback(&AllocationLog::on_allocate);
+  const auto r = ttgnn::train_minibatch(space, data, o);
+  tools::set_allocate_data_callback(nullptr);
+  REQUIRE(per_epoch.size() == 5);
+  CHECK(r.batches_per_epoch == (360 + 49) / 50);
+  auto total = [](std::map<std::string, int> const &m) {
+    int n = 0;
+    for (auto const &kv : m)
+      n += kv.second;
+    return n;
+  };
+  CHECK(total(per_epoch[0]) > 0); // the first epoch sizes the buffers
+  CHECK(total(per_epoch[1]) < total(per_epoch[0]));
+  for (std::size_t e = 2; e < per_epoch.size(); ++e) {
+    std::string seen;
+    for (auto const &[label, count] : per_epoch[e])
+      seen += label + " x" + std::to_string(count) + "; ";
+    INFO("epoch " << e + 1 << ": " << seen);
+    CHECK(per_epoch[e].empty());
+  }
+}
+
+TTGNN_TEST_ALL_SPACES("steady-state mini-batch steps allocate no View") {
+  check_steady_state_allocations<ExecutionSpace>();
+}

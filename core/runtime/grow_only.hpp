@@ -1,0 +1,63 @@
+#ifndef TTGNN_CORE_RUNTIME_GROW_ONLY_HPP
+#define TTGNN_CORE_RUNTIME_GROW_ONLY_HPP
+/// \file grow_only.hpp
+/// \brief Grow-only workspaces: buffers that a step after step reuses, replaced only when a
+/// step needs more. The first allocation is exact (a full batch, always the same size,
+/// allocates once); a growth after it reserves a quarter more, so that mini-batches, whose
+/// sizes vary a little from batch to batch, stop allocating after the first few.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace ttgnn {
+
+/// \brief Grow-only storage of a row-major workspace matrix: rows(label, r, c) is the leading r
+/// rows of an allocation with c columns (uninitialised), replaced only when it has fewer rows
+/// or other columns.
+template <class MatrixView> class GrowingMatrix {
+public:
+  MatrixView rows(std::string const &label, std::int64_t r, std::int64_t c) {
+    if (!allocated_ || c != cols_ || r > capacity_) {
+      const std::int64_t cap = allocated_ && c == cols_ ? r + r / 4 : r;
+      storage_ = MatrixView(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), cap, c);
+      capacity_ = cap;
+      cols_ = c;
+      allocated_ = true;
+    }
+    return Kokkos::subview(storage_, std::make_pair(std::int64_t(0), r), Kokkos::ALL);
+  }
+  /// The whole allocation (memory reports count it, not the rows in use).
+  MatrixView const &storage() const { return storage_; }
+  /// Frees the allocation.
+  void release() { *this = GrowingMatrix(); }
+
+private:
+  MatrixView storage_;
+  std::int64_t capacity_ = 0, cols_ = 0;
+  bool allocated_ = false;
+};
+
+/// \brief Makes the rank-1 View \p storage hold at least \p n entries: replaced (uninitialised)
+/// only when it holds fewer.
+template <class View>
+void reserve_entries(View &storage, std::int64_t n, std::string const &label) {
+  const auto have = static_cast<std::int64_t>(storage.extent(0));
+  if (n > have || (n > 0 && storage.data() == nullptr))
+    storage = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                   storage.data() == nullptr ? n : n + n / 4);
+}
+
+/// \brief The first \p n entries of \p storage after reserve_entries (an empty View for 0).
+template <class View> View grow_entries(View &storage, std::string const &label, std::int64_t n) {
+  if (n == 0)
+    return View();
+  reserve_entries(storage, n, label);
+  return Kokkos::subview(storage, std::make_pair(std::int64_t(0), n));
+}
+
+} // namespace ttgnn
+
+#endif
