@@ -179,6 +179,31 @@ template <class ExecutionSpace> void check_determinism() {
   CHECK(same_batch(x, wide.sample(ExecutionSpace(), seeds, 4, 2)));
 }
 
+/// Batches sampled into one workspace, one after another (larger, smaller, larger seed sets),
+/// equal the batches sampled into new buffers; the workspace's arrays are reused.
+template <class ExecutionSpace> void check_workspace() {
+  ExecutionSpace space;
+  const HostGraph g = random_graph(500, 14, 5);
+  const std::vector<std::int64_t> fanouts{3, 4};
+  ttgnn::NeighborSampler<std::int32_t> sampler(g, fanouts, 2);
+  ttgnn::SamplerWorkspace ws;
+  const std::vector<std::vector<std::int64_t>> seed_sets{
+      {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {400, 0}, {13, 14, 15, 16, 17, 18, 19, 20, 21, 22}};
+  for (std::uint64_t b = 0; b < seed_sets.size(); ++b) {
+    CAPTURE(b);
+    const auto seeds = ids(seed_sets[b]);
+    const auto fresh = sampler.sample(space, seeds, 1, b);
+    const auto reused = sampler.sample(space, seeds, 1, b, &ws);
+    check_batch(g, reused, fanouts, seeds);
+    CHECK(same_batch(fresh, reused));
+    CHECK(reused.nodes[0].data() == ws.nodes[0].data()); // lives in the workspace
+  }
+}
+
+TTGNN_TEST_HOST_SPACES("batches sampled into a reused workspace equal fresh ones") {
+  check_workspace<ExecutionSpace>();
+}
+
 TTGNN_TEST_HOST_SPACES("sampling is a function of (seed, epoch, batch), not of the space") {
   check_determinism<ExecutionSpace>();
 }

@@ -1,11 +1,13 @@
 // gather_rows against a host loop: float and int8 rows, repeated and unordered ids, a single
-// column, 112 columns (multi-label targets) and no ids.
+// column, 112 columns (multi-label targets) and no ids; for_each_entry visits every entry once.
+#include "core/linalg/for_each_entry.hpp"
 #include "core/linalg/gather_rows.hpp"
 #include "test_harness.hpp"
 
 #include <cstdint>
 #include <random>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -45,5 +47,37 @@ TTGNN_TEST_ALL_SPACES("gather_rows copies the rows named by the ids") {
     INFO("n " << n << ", m " << m << ", ids " << b);
     check_gather<float, ExecutionSpace>(n, m, b);
     check_gather<std::int8_t, ExecutionSpace>(n, m, b);
+  }
+}
+
+namespace {
+
+/// for_each_entry writes every (i, j) once: out(i, j) = 1000 i + j, then += 1 (each entry
+/// visited exactly once), against the host formula.
+template <class Space> void check_for_each_entry(std::int64_t rows, std::int64_t cols) {
+  Space space;
+  Kokkos::View<std::int64_t **, Kokkos::LayoutRight, typename Space::memory_space> out(
+      "ttgnn::test::entries", rows, cols);
+  ttgnn::for_each_entry(
+      space, "ttgnn::test::set", rows, cols,
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) { out(i, j) = 1000 * i + j; });
+  ttgnn::for_each_entry(
+      space, "ttgnn::test::add", rows, cols,
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) { out(i, j) += 1; });
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  int wrong = 0;
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (std::int64_t j = 0; j < cols; ++j)
+      wrong += h(i, j) != 1000 * i + j + 1;
+  CHECK(wrong == 0);
+}
+
+} // namespace
+
+TTGNN_TEST_ALL_SPACES("for_each_entry visits every entry of a matrix once") {
+  for (auto [rows, cols] :
+       {std::pair<std::int64_t, std::int64_t>{1, 1}, {37, 5}, {1000, 112}, {0, 7}, {9, 0}}) {
+    INFO(rows << " x " << cols);
+    check_for_each_entry<ExecutionSpace>(rows, cols);
   }
 }

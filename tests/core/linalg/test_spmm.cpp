@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -195,6 +196,35 @@ template <class Space> void check_transpose_structure() {
     CHECK(s == 1);
   // An entry outside [0, num_cols) is refused.
   CHECK_THROWS_AS(ttgnn::transpose_csr(space, 100, row_map, entries, values), ttgnn::ConfigError);
+  // Built in a reused workspace (trusted entries): the same arrays, also after a larger and a
+  // smaller matrix went through the workspace before.
+  ttgnn::CsrTransposeWorkspace<std::int32_t, double, typename Space::memory_space> ws;
+  for (auto [rows, cols, seed] :
+       {std::tuple<int, int, int>{300, 220, 3}, {50, 40, 4}, {200, 150, 11}}) {
+    CAPTURE(rows);
+    const HostCsr b = random_csr(rows, cols, 12, seed);
+    auto b_row_map = to_device<std::int64_t, Space>(b.row_map, "ttgnn::test::row_map");
+    auto b_entries = to_device<std::int32_t, Space>(b.entries, "ttgnn::test::entries");
+    auto b_values = to_device<double, Space>(b.values, "ttgnn::test::values");
+    const auto fresh = ttgnn::transpose_csr(space, b.num_cols, b_row_map, b_entries, b_values);
+    const auto reused = ttgnn::transpose_csr(space, b.num_cols, b_row_map, b_entries, b_values,
+                                             ttgnn::CsrEntries::trusted, &ws);
+    auto same = [](auto const &x, auto const &y) {
+      auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+      auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+      if (hx.extent(0) != hy.extent(0))
+        return false;
+      for (std::size_t i = 0; i < hx.extent(0); ++i)
+        if (hx(i) != hy(i))
+          return false;
+      return true;
+    };
+    CHECK(same(fresh.row_map, reused.row_map));
+    CHECK(same(fresh.entries, reused.entries));
+    CHECK(same(fresh.values, reused.values));
+    CHECK(same(fresh.permutation, reused.permutation));
+  }
+  CHECK(ws.row_map.extent(0) == 221); // the largest matrix's, allocated once
 }
 
 template <class Space> void check_shapes_refused() {
