@@ -40,10 +40,11 @@ template <class T, class Space> void check_gather(std::int64_t n, std::int64_t m
 } // namespace
 
 TTGNN_TEST_ALL_SPACES("gather_rows copies the rows named by the ids") {
-  for (auto [n, m, b] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{10, 3, 25},
-                         {1000, 1, 5000},
-                         {300, 112, 777},
-                         {5, 4, 0}}) {
+  for (auto const &shape : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{10, 3, 25},
+                            {1000, 1, 5000},
+                            {300, 112, 777},
+                            {5, 4, 0}}) {
+    const std::int64_t n = std::get<0>(shape), m = std::get<1>(shape), b = std::get<2>(shape);
     INFO("n " << n << ", m " << m << ", ids " << b);
     check_gather<float, ExecutionSpace>(n, m, b);
     check_gather<std::int8_t, ExecutionSpace>(n, m, b);
@@ -75,8 +76,9 @@ template <class Space> void check_for_each_entry(std::int64_t rows, std::int64_t
 } // namespace
 
 TTGNN_TEST_ALL_SPACES("for_each_entry visits every entry of a matrix once") {
-  for (auto [rows, cols] :
+  for (auto const &shape :
        {std::pair<std::int64_t, std::int64_t>{1, 1}, {37, 5}, {1000, 112}, {0, 7}, {9, 0}}) {
+    const std::int64_t rows = shape.first, cols = shape.second;
     INFO(rows << " x " << cols);
     check_for_each_entry<ExecutionSpace>(rows, cols);
   }

@@ -199,8 +199,8 @@ template <class Space> void check_transpose_structure() {
   // Built in a reused workspace (trusted entries): the same arrays, also after a larger and a
   // smaller matrix went through the workspace before.
   ttgnn::CsrTransposeWorkspace<std::int32_t, double, typename Space::memory_space> ws;
-  for (auto [rows, cols, seed] :
-       {std::tuple<int, int, int>{300, 220, 3}, {50, 40, 4}, {200, 150, 11}}) {
+  for (auto const &shape : {std::tuple<int, int, int>{300, 220, 3}, {50, 40, 4}, {200, 150, 11}}) {
+    const int rows = std::get<0>(shape), cols = std::get<1>(shape), seed = std::get<2>(shape);
     CAPTURE(rows);
     const HostCsr b = random_csr(rows, cols, 12, seed);
     auto b_row_map = to_device<std::int64_t, Space>(b.row_map, "ttgnn::test::row_map");
