@@ -267,12 +267,14 @@ fi
 # Unpacks every .deb of the bundle into DEPS_PREFIX (once per bundle) and fixes the tree up so
 # that it resolves inside DEPS_PREFIX: /lib merged into /usr/lib, absolute symlinks made
 # relative, Debian's BLAS alternatives (update-alternatives, which dpkg -x does not run) made
-# plain symlinks to OpenBLAS' OpenMP build, pkg-config files pointed at the prefix, and wrappers
-# in P/bin for the tools the bundle brings (pkg-config, patch).
+# plain symlinks to OpenBLAS' OpenMP build, pkg-config files and CMake files with a fixed
+# install prefix pointed at the prefix, and wrappers in P/bin for the tools the bundle brings
+# (pkg-config, patch).
 unpack_bundle() {
   local p=$DEPS_PREFIX stamp want
   stamp=$p/.debs-complete
-  want=$(sha256sum "$BUNDLE_IN/MANIFEST" | cut -d' ' -f1)
+  # the bundle's manifest and the version of the fix-ups below
+  want=$(sha256sum "$BUNDLE_IN/MANIFEST" | cut -d' ' -f1)-fixups2
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
     log "packages already unpacked in $p"
     return 0
@@ -324,6 +326,11 @@ unpack_bundle() {
   while IFS= read -r -d '' name; do
     sed -i -E "s#^([A-Za-z_]+)=/usr([/ ]|\$)#\\1=$p/usr\\2#" "$name"
   done < <(find "$p/usr" -name '*.pc' -print0)
+  # CMake package files with the install prefix written in (Debian's doctestTargets.cmake sets
+  # _IMPORT_PREFIX to "/usr" instead of computing it from its own location)
+  while IFS= read -r -d '' name; do
+    sed -i "s#set(_IMPORT_PREFIX \"/usr\")#set(_IMPORT_PREFIX \"$p/usr\")#" "$name"
+  done < <(find "$p/usr" -name '*.cmake' -print0)
   mkdir -p "$p/bin"
   if [ -x "$p/usr/bin/pkgconf" ]; then
     cat >"$p/bin/pkg-config" <<WRAP
