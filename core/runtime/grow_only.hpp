@@ -14,30 +14,32 @@
 
 namespace ttgnn {
 
+/// \brief Makes the rank-2 View \p storage hold at least \p r rows of \p c columns: replaced
+/// (uninitialised) when it holds fewer rows, exactly \p r of them when its columns differ (the
+/// first allocation), a quarter more when it grows.
+template <class MatrixView>
+void reserve_rows(MatrixView &storage, std::int64_t r, std::int64_t c, std::string const &label) {
+  const bool same_cols = static_cast<std::int64_t>(storage.extent(1)) == c;
+  if (!same_cols || r > static_cast<std::int64_t>(storage.extent(0)))
+    storage = MatrixView(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                         same_cols ? r + r / 4 : r, c);
+}
+
 /// \brief Grow-only storage of a row-major workspace matrix: rows(label, r, c) is the leading r
-/// rows of an allocation with c columns (uninitialised), replaced only when it has fewer rows
-/// or other columns.
+/// rows of an allocation with c columns (reserve_rows; uninitialised).
 template <class MatrixView> class GrowingMatrix {
 public:
   MatrixView rows(std::string const &label, std::int64_t r, std::int64_t c) {
-    if (!allocated_ || c != cols_ || r > capacity_) {
-      const std::int64_t cap = allocated_ && c == cols_ ? r + r / 4 : r;
-      storage_ = MatrixView(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), cap, c);
-      capacity_ = cap;
-      cols_ = c;
-      allocated_ = true;
-    }
+    reserve_rows(storage_, r, c, label);
     return Kokkos::subview(storage_, std::make_pair(std::int64_t(0), r), Kokkos::ALL);
   }
   /// The whole allocation (memory reports count it, not the rows in use).
   MatrixView const &storage() const { return storage_; }
   /// Frees the allocation.
-  void release() { *this = GrowingMatrix(); }
+  void release() { storage_ = MatrixView(); }
 
 private:
   MatrixView storage_;
-  std::int64_t capacity_ = 0, cols_ = 0;
-  bool allocated_ = false;
 };
 
 /// \brief Makes the rank-1 View \p storage hold at least \p n entries: replaced (uninitialised)

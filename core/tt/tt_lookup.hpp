@@ -77,15 +77,6 @@ namespace detail {
 template <class T> struct identity { using type = T; };
 template <class T> using identity_t = typename identity<T>::type;
 
-/// Makes \p v hold at least \p rows rows of \p cols columns (grow-only, as reserve_entries).
-template <class View>
-void ensure_matrix(View &v, std::int64_t rows, std::int64_t cols, char const *label) {
-  const bool same_cols = static_cast<std::int64_t>(v.extent(1)) == cols && v.data() != nullptr;
-  if (!same_cols || static_cast<std::int64_t>(v.extent(0)) < rows)
-    v = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-             std::max<std::int64_t>(same_cols ? rows + rows / 4 : rows, 1), cols);
-}
-
 /// Throws InputError when an id is outside [0, num_rows).
 template <class ExecutionSpace>
 void check_ids(ExecutionSpace const &space,

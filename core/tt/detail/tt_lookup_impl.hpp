@@ -54,7 +54,7 @@ void build_prefix_plan(
                bound, ws.rows_by_prefix, descents == 0 ? 1 : 0);
   const auto np = ws.rows_by_prefix.num_groups;
   const int lead = g.lead(last), rank = g.r[last];
-  ensure_matrix(ws.prefix, np, lead * rank, "ttgnn::tt_lookup::prefix");
+  reserve_rows(ws.prefix, std::max<std::int64_t>(np, 1), lead * rank, "ttgnn::tt_lookup::prefix");
   using forward = TtChainForward<Scalar, ExecutionSpace>;
   forward f;
   f.g = g;
@@ -256,7 +256,7 @@ void tt_lookup_backward(
   const auto np = ws.num_prefixes;
   const auto rows = Kokkos::make_pair(std::int64_t(0), np);
   const int lead = g.lead(last), rank = g.r[last];
-  detail::ensure_matrix(ws.dprefix, np, lead * rank, "ttgnn::tt_lookup::dprefix");
+  reserve_rows(ws.dprefix, std::max<std::int64_t>(np, 1), lead * rank, "ttgnn::tt_lookup::dprefix");
   const_matrix prefix = Kokkos::subview(ws.prefix, rows, Kokkos::ALL());
   {
     using functor_type = detail::TtLastCoreBackward<Scalar, ExecutionSpace>;

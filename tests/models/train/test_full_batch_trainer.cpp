@@ -14,6 +14,7 @@
 #include "models/train/full_batch_trainer.hpp"
 #include "models/layers/gcn_norm.hpp"
 #include "models/train/lr_schedule.hpp"
+#include "epoch_allocations.hpp"
 #include "test_harness.hpp"
 
 #include <cmath>
@@ -524,22 +525,6 @@ TEST_CASE("early stopping ends the run after patience epochs without improvement
   CHECK(r.last_epoch - r.best_epoch == 5);
 }
 
-namespace {
-
-/// View allocations Kokkos reports (Kokkos Tools allocate callback), by label.
-struct AllocationLog {
-  static std::map<std::string, int> &labels() {
-    static std::map<std::string, int> m;
-    return m;
-  }
-  static void on_allocate(Kokkos_Profiling_SpaceHandle, char const *label, void const *,
-                          std::uint64_t) {
-    ++labels()[label];
-  }
-};
-
-} // namespace
-
 /// After the first epoch (which sizes every workspace), an epoch of training and evaluation
 /// allocates no View: features + TT table input, BatchNorm, dropout, AdamW.
 template <class Space> void check_steady_state_allocations() {
@@ -547,24 +532,12 @@ template <class Space> void check_steady_state_allocations() {
   ttgnn::TrainOptions o;
   o.epochs = 4;
   o.optimizer = ttgnn::OptimizerKind::adamw;
-  std::vector<std::map<std::string, int>> per_epoch;
-  o.on_epoch = [&](ttgnn::EpochRecord const &) {
-    per_epoch.push_back(AllocationLog::labels());
-    AllocationLog::labels().clear();
-  };
+  ttgnn::test::EpochAllocations allocations;
+  o.on_epoch = allocations.on_epoch();
   auto trainer = run.trainer(o);
-  namespace tools = Kokkos::Tools::Experimental;
-  tools::set_allocate_data_callback(&AllocationLog::on_allocate);
-  trainer.train();
-  tools::set_allocate_data_callback(nullptr);
-  REQUIRE(per_epoch.size() == 4);
-  for (std::size_t e = 1; e < per_epoch.size(); ++e) {
-    std::string seen;
-    for (auto const &[label, count] : per_epoch[e])
-      seen += label + " x" + std::to_string(count) + "; ";
-    INFO("epoch " << e + 1 << ": " << seen);
-    CHECK(per_epoch[e].empty());
-  }
+  allocations.record([&] { return trainer.train(); });
+  REQUIRE(allocations.epochs.size() == 4);
+  allocations.check_none_from(1);
 }
 
 TTGNN_TEST_ALL_SPACES("steady-state full-batch epochs allocate no View") {

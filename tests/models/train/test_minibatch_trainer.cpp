@@ -13,6 +13,7 @@
 #include "models/embedding/minibatch_input.hpp"
 #include "models/train/minibatch_trainer.hpp"
 #include "models/train/subset_inference.hpp"
+#include "epoch_allocations.hpp"
 #include "scratch_dir.hpp"
 #include "test_harness.hpp"
 
@@ -20,7 +21,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -766,22 +766,6 @@ TTGNN_TEST_ALL_SPACES("mini-batch TT input: no row map is the identity, bit for 
 
 } // namespace
 
-namespace {
-
-/// View allocations Kokkos reports (Kokkos Tools allocate callback), by label.
-struct AllocationLog {
-  static std::map<std::string, int> &labels() {
-    static std::map<std::string, int> m;
-    return m;
-  }
-  static void on_allocate(Kokkos_Profiling_SpaceHandle, char const *label, void const *,
-                          std::uint64_t) {
-    ++labels()[label];
-  }
-};
-
-} // namespace
-
 /// Once the grow-only batch buffers cover the batches' sizes, mini-batch steps allocate no View:
 /// GraphSAGE with BatchNorm, residuals and dropout on a TT input (sampled blocks of varying
 /// sizes, a smaller last batch); evaluation off, so that every allocation counted is a training
@@ -805,32 +789,16 @@ template <class ExecutionSpace> void check_steady_state_allocations() {
   o.input.kind = ttgnn::InputKind::tt;
   o.input.dim = 16;
   o.input.tt_rank = 4;
-  std::vector<std::map<std::string, int>> per_epoch;
-  o.on_epoch = [&](ttgnn::EpochRecord const &) {
-    per_epoch.push_back(AllocationLog::labels());
-    AllocationLog::labels().clear();
-  };
-  namespace tools = Kokkos::Tools::Experimental;
-  tools::set_allocate_data_callback(&AllocationLog::on_allocate);
-  const auto r = ttgnn::train_minibatch(space, data, o);
-  tools::set_allocate_data_callback(nullptr);
-  REQUIRE(per_epoch.size() == 5);
+  ttgnn::test::EpochAllocations allocations;
+  o.on_epoch = allocations.on_epoch();
+  const auto r = allocations.record([&] { return ttgnn::train_minibatch(space, data, o); });
+  auto const &epochs = allocations.epochs;
+  REQUIRE(epochs.size() == 5);
   CHECK(r.batches_per_epoch == (360 + 49) / 50);
-  auto total = [](std::map<std::string, int> const &m) {
-    int n = 0;
-    for (auto const &kv : m)
-      n += kv.second;
-    return n;
-  };
-  CHECK(total(per_epoch[0]) > 0); // the first epoch sizes the buffers
-  CHECK(total(per_epoch[1]) < total(per_epoch[0]));
-  for (std::size_t e = 2; e < per_epoch.size(); ++e) {
-    std::string seen;
-    for (auto const &[label, count] : per_epoch[e])
-      seen += label + " x" + std::to_string(count) + "; ";
-    INFO("epoch " << e + 1 << ": " << seen);
-    CHECK(per_epoch[e].empty());
-  }
+  using Count = ttgnn::test::EpochAllocations;
+  CHECK(Count::total(epochs[0]) > 0); // the first epoch sizes the buffers
+  CHECK(Count::total(epochs[1]) < Count::total(epochs[0]));
+  allocations.check_none_from(2);
 }
 
 TTGNN_TEST_ALL_SPACES("steady-state mini-batch steps allocate no View") {
