@@ -70,8 +70,11 @@ public:
   /// Next 64 random bits.
   KOKKOS_INLINE_FUNCTION constexpr std::uint64_t next() { return splitmix64_next(state_); }
   /// Uniform integer in [0, n) by Lemire's multiply-high (bias below n / 2^64), n > 0.
-  std::uint64_t below(std::uint64_t n) {
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64);
+  KOKKOS_INLINE_FUNCTION std::uint64_t below(std::uint64_t n) {
+    const std::uint64_t x = next();
+    KOKKOS_IF_ON_DEVICE((return __umul64hi(x, n);))
+    KOKKOS_IF_ON_HOST(
+        (return static_cast<std::uint64_t>((static_cast<unsigned __int128>(x) * n) >> 64);))
   }
   /// Uniform double in [0, 1) with 53 random bits.
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }

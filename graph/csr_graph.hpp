@@ -32,6 +32,18 @@ template <class Ordinal = std::int32_t, class MemorySpace = Kokkos::HostSpace> s
   std::int64_t num_arcs() const { return static_cast<std::int64_t>(entries.extent(0)); }
 };
 
+/// \brief \p graph in \p MemorySpace: shares its arrays when it lives there already (or in a
+/// memory \p MemorySpace's mirror is), else a copy.
+template <class MemorySpace, class Ordinal, class FromSpace>
+CsrGraph<Ordinal, MemorySpace> graph_in_space(CsrGraph<Ordinal, FromSpace> const &graph) {
+  CsrGraph<Ordinal, MemorySpace> out;
+  out.row_map =
+      Kokkos::create_mirror_view_and_copy(MemorySpace(), graph.row_map, "ttgnn::graph::row_map");
+  out.entries =
+      Kokkos::create_mirror_view_and_copy(MemorySpace(), graph.entries, "ttgnn::graph::entries");
+  return out;
+}
+
 } // namespace ttgnn
 
 #endif

@@ -14,7 +14,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <type_traits>
 #include <utility>
 
 namespace ttgnn {
@@ -22,8 +21,6 @@ namespace ttgnn {
 /// \brief Grow-only buffers of block_mean_operator, for one block after another (one per
 /// layer of a mini-batch): an operator built in them is valid until the next one.
 template <class Scalar, class MemorySpace> struct BlockOperatorWorkspace {
-  Kokkos::View<std::int64_t *, MemorySpace> row_map; ///< device copies (unused on host spaces)
-  Kokkos::View<std::int32_t *, MemorySpace> entries;
   Kokkos::View<Scalar *, MemorySpace> values;
   CsrTransposeWorkspace<std::int32_t, Scalar, MemorySpace> transpose;
 };
@@ -31,12 +28,12 @@ template <class Scalar, class MemorySpace> struct BlockOperatorWorkspace {
 /// \brief Mean over the sampled neighbours of each destination node of \p block: value of
 /// (i, j) is 1 / (sampled neighbours of i); a row without neighbours aggregates to zero.
 /// Rows are destination nodes, columns source nodes; the transpose (for backward) is built.
-/// Everything runs on \p space in its order: the block's arrays are copied with the space
-/// (shared on host spaces), the values and the transpose are kernels, nothing waits on the host.
+/// The block lives in the space's memory (a sampler of that space made it) and is shared, not
+/// copied; the values and the transpose are kernels on \p space, nothing waits on the host.
 /// With \p workspace the operator lives in its buffers, else in new ones.
 template <class Scalar, class ExecutionSpace>
 GraphOperator<Scalar, ExecutionSpace, std::int32_t> block_mean_operator(
-    ExecutionSpace const &space, SampledBlock const &block,
+    ExecutionSpace const &space, SampledBlock<typename ExecutionSpace::memory_space> const &block,
     BlockOperatorWorkspace<Scalar, typename ExecutionSpace::memory_space> *workspace = nullptr) {
   using memory_space = typename ExecutionSpace::memory_space;
   const std::int64_t m = block.num_dst, nnz = block.num_edges();
@@ -45,15 +42,8 @@ GraphOperator<Scalar, ExecutionSpace, std::int32_t> block_mean_operator(
   GraphOperator<Scalar, ExecutionSpace, std::int32_t> op;
   op.num_rows = m;
   op.num_cols = block.num_src;
-  if constexpr (std::is_same<memory_space, Kokkos::HostSpace>::value) {
-    op.row_map = block.row_map;
-    op.entries = block.entries;
-  } else {
-    op.row_map = grow_entries(ws.row_map, "ttgnn::block_operator::row_map", m + 1);
-    op.entries = grow_entries(ws.entries, "ttgnn::block_operator::entries", nnz);
-    Kokkos::deep_copy(space, op.row_map, block.row_map);
-    Kokkos::deep_copy(space, op.entries, block.entries);
-  }
+  op.row_map = block.row_map;
+  op.entries = block.entries;
   op.values = grow_entries(ws.values, "ttgnn::block_operator::values", nnz);
   auto row_map = op.row_map;
   auto values = op.values;
@@ -86,16 +76,18 @@ template <class ExecutionSpace, class Ordinal = std::int32_t> struct FullGraphMe
   /// copying row_map back from the device.
   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> host_row_map;
 
-  /// Uploads \p graph (shares the host arrays when the space can read host memory).
+  /// Uploads \p graph, or uses \p in_space, the same graph already in the space's memory
+  /// (shares the host arrays when the space can read host memory).
   static FullGraphMean build(ExecutionSpace const &space,
-                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph) {
+                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                             CsrGraph<Ordinal, memory_space> const *in_space = nullptr) {
     FullGraphMean op;
     op.num_nodes = graph.num_nodes();
     op.host_row_map = graph.row_map;
-    op.row_map = Kokkos::create_mirror_view_and_copy(memory_space(), graph.row_map,
-                                                     "ttgnn::full_graph_mean::row_map");
-    op.entries = Kokkos::create_mirror_view_and_copy(memory_space(), graph.entries,
-                                                     "ttgnn::full_graph_mean::entries");
+    const CsrGraph<Ordinal, memory_space> g =
+        in_space ? *in_space : graph_in_space<memory_space>(graph);
+    op.row_map = g.row_map;
+    op.entries = g.entries;
     op.inv_degree = Kokkos::View<float *, memory_space>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::full_graph_mean::inv_degree"),
         static_cast<std::size_t>(op.num_nodes));

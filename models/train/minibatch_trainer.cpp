@@ -118,23 +118,20 @@ public:
   using input_type = MinibatchInput<Scalar, ExecutionSpace>;
   using batch_type = TrainingBatch<Scalar, ExecutionSpace, std::int32_t>;
   using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
-  using HostExec =
-      std::conditional_t<Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
-                         ExecutionSpace, Kokkos::DefaultHostExecutionSpace>;
+  using sampler_type = NeighborSampler<std::int32_t, memory_space>;
 
   SampledBlockSource(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
                      MinibatchTrainOptions const &o, model_type &model, input_type &input,
                      NodeTargets<ExecutionSpace> targets)
       : data_(data), o_(o), model_(model), input_(input), targets_(targets),
-        sampler_(data.graph, o.fanouts, o.seed),
+        sample_space_(sampling_instance(space)), graph_(graph_in_space<memory_space>(data.graph)),
+        sampler_(graph_, o.fanouts, o.seed),
         train_(Kokkos::create_mirror_view_and_copy(memory_space(), data.train,
                                                    "ttgnn::minibatch::train")),
         valid_(Kokkos::create_mirror_view_and_copy(memory_space(), data.valid,
                                                    "ttgnn::minibatch::valid")),
         test_(Kokkos::create_mirror_view_and_copy(memory_space(), data.test,
                                                   "ttgnn::minibatch::test")) {
-    if constexpr (std::is_same<HostExec, ExecutionSpace>::value)
-      host_space_ = space;
     Communicator const &comm = o.communicator;
     if (comm.distributed()) { // GNN + TT cores: one all-reduce per step
       std::vector<Kokkos::View<Scalar *, memory_space>> dense = model.gradients();
@@ -151,41 +148,41 @@ public:
 
   std::int64_t num_batches(int epoch) {
     shuffle_into(data_.train, o_.seed, static_cast<std::uint64_t>(epoch), order_);
+    if constexpr (std::is_same<memory_space, Kokkos::HostSpace>::value) {
+      order_in_space_ = order_;
+    } else { // read by the sampler, so copied in its instance's order
+      reserve_entries(order_storage_, num_train(), "ttgnn::minibatch::order_in_space");
+      order_in_space_ =
+          Kokkos::subview(order_storage_, std::make_pair(std::int64_t(0), num_train()));
+      Kokkos::deep_copy(sample_space_, order_in_space_, order_);
+    }
+    prepared_ = -1;
     return o_.max_batches > 0 ? std::min(o_.max_batches, batches_per_epoch()) : batches_per_epoch();
   }
 
+  /// \brief Samples batch \p b of \p epoch into the workspace batch \p b does not share with
+  /// batch b - 1, on the sampling instance (a stream of its own on a device: called while
+  /// batch b - 1 still trains, it overlaps that step's remaining kernels). batch() then uses it.
+  void prepare(int epoch, std::int64_t b, EpochRecord &rec) {
+    prepared_batch_ = sample_batch(epoch, b, rec);
+    prepared_ = b;
+  }
+
   batch_type batch(ExecutionSpace const &space, int epoch, std::int64_t b, EpochRecord &rec) {
-    const std::int64_t num_ranks = o_.communicator.size(), rank = o_.communicator.rank();
-    const std::int64_t batch_first = b * o_.batch_size;
     batch_type out;
-    out.batch_seeds = std::min(num_train(), batch_first + o_.batch_size) - batch_first;
-    // this rank's contiguous slice of the batch (the whole batch on one rank)
-    const std::int64_t first = batch_first + out.batch_seeds * rank / num_ranks;
-    const std::int64_t last = batch_first + out.batch_seeds * (rank + 1) / num_ranks;
-    out.seeds = last - first;
+    const BatchSlice slice = slice_of(b);
+    out.batch_seeds = slice.batch_seeds;
+    out.seeds = slice.last - slice.first;
     if (out.seeds == 0) // more ranks than seeds in this batch: contribute nothing, stay in step
       return out;
-    Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds =
-        Kokkos::subview(order_, std::make_pair(first, last));
-    const auto t_sample = std::chrono::steady_clock::now();
-    const SampledBatch sampled =
-        sampler_.sample(host_space_, seeds, static_cast<std::uint64_t>(epoch),
-                        static_cast<std::uint64_t>(b), &sampler_ws_);
-    rec.sample_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sample).count();
+    const sampled_type sampled = prepared_ == b ? prepared_batch_ : sample_batch(epoch, b, rec);
+    prepared_ = -1;
     block_ws_.resize(sampled.blocks.size());
     for (std::size_t l = 0; l < sampled.blocks.size(); ++l)
       out.ops.push_back(block_mean_operator<Scalar>(space, sampled.blocks[l], &block_ws_[l]));
     rec.sampled_edges += sampled.num_edges();
     const std::int64_t n_in = static_cast<std::int64_t>(sampled.input_nodes().extent(0));
-    Kokkos::View<const std::int64_t *, memory_space> ids;
-    if constexpr (std::is_same<memory_space, Kokkos::HostSpace>::value) {
-      ids = sampled.input_nodes();
-    } else { // into a grow-only buffer, in the space's order
-      const auto d = grow_entries(ids_buf_, "ttgnn::minibatch::input_nodes", n_in);
-      Kokkos::deep_copy(space, d, sampled.input_nodes());
-      ids = d;
-    }
+    const ids_type ids = sampled.input_nodes();
     rec.input_rows += n_in;
     out.x = x_ws_.rows("ttgnn::minibatch::x0", n_in, input_.dim());
     input_.forward(space, ids, out.x);
@@ -241,7 +238,7 @@ public:
   matrix_type all_logits(ExecutionSpace const &space) {
     if (!full_)
       full_ = std::make_unique<FullGraphMean<ExecutionSpace, std::int32_t>>(
-          FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data_.graph));
+          FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data_.graph, &graph_));
     const bool training = model_.training();
     model_.set_training(false);
     matrix_type logits =
@@ -252,7 +249,7 @@ public:
 
   /// Adds the graph (CSR and the evaluation operator) to \p graph.
   void add_graph_memory(ByteLedger &graph) const {
-    graph.add(data_.graph.row_map).add(data_.graph.entries);
+    graph.add(data_.graph.row_map).add(data_.graph.entries).add(graph_.row_map).add(graph_.entries);
     if (full_)
       graph.add(full_->row_map).add(full_->entries).add(full_->inv_degree);
   }
@@ -262,9 +259,9 @@ public:
   std::int64_t input_bytes() const { return view_bytes(x_ws_.storage()); }
   /// The largest input workspace freed before an evaluation (see MinibatchInput).
   std::int64_t released_input_bytes() const { return released_input_bytes_; }
-  /// Sampler scratch and its largest batch.
+  /// Sampler scratch and the two batch workspaces.
   std::int64_t sampler_bytes() const {
-    return sampler_.scratch_bytes() + sampler_.peak_batch_bytes();
+    return sampler_.scratch_bytes() + sampler_ws_[0].bytes() + sampler_ws_[1].bytes();
   }
   /// Largest evaluation buffers and the evaluation sampler's batches (its per-node scratch is
   /// the training sampler's, counted in sampler_bytes()).
@@ -274,7 +271,51 @@ public:
   }
 
 private:
+  using sampled_type = SampledBatch<memory_space>;
+
   std::int64_t num_train() const { return static_cast<std::int64_t>(data_.train.extent(0)); }
+
+  /// The instance sampling runs on: a new one on a device (its own stream), the training
+  /// space itself on the host (whose threads the training uses too).
+  static ExecutionSpace sampling_instance(ExecutionSpace const &space) {
+    if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible)
+      return space;
+    else
+      return Kokkos::Experimental::partition_space(space, 1)[0];
+  }
+
+  /// This rank's contiguous slice [first, last) of the shuffled order in batch b (the whole
+  /// batch on one rank), and the batch's size over all ranks.
+  struct BatchSlice {
+    std::int64_t first = 0, last = 0, batch_seeds = 0;
+  };
+  BatchSlice slice_of(std::int64_t b) const {
+    const std::int64_t num_ranks = o_.communicator.size(), rank = o_.communicator.rank();
+    const std::int64_t batch_first = b * o_.batch_size;
+    BatchSlice s;
+    s.batch_seeds = std::min(num_train(), batch_first + o_.batch_size) - batch_first;
+    s.first = batch_first + s.batch_seeds * rank / num_ranks;
+    s.last = batch_first + s.batch_seeds * (rank + 1) / num_ranks;
+    return s;
+  }
+
+  /// The blocks of this rank's slice of batch \p b, sampled on the sampling instance into the
+  /// workspace of b's parity (batch b - 1's arrays stay intact while it trains); an empty batch
+  /// for an empty slice.
+  sampled_type sample_batch(int epoch, std::int64_t b, EpochRecord &rec) {
+    const BatchSlice slice = slice_of(b);
+    if (slice.last == slice.first)
+      return {};
+    const auto t_sample = std::chrono::steady_clock::now();
+    SamplerWorkspace<memory_space> &ws = sampler_ws_[b % 2];
+    const sampled_type sampled = sampler_.sample(
+        sample_space_, Kokkos::subview(order_in_space_, std::make_pair(slice.first, slice.last)),
+        static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(b), &ws);
+    sampler_ws_[1 - b % 2].reserve_like(ws);
+    rec.sample_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sample).count();
+    return sampled;
+  }
 
   /// The input rows of \p ids (evaluation asks per chunk / batch).
   auto input_rows() {
@@ -297,7 +338,7 @@ private:
   /// The valid nodes (unless test only), then the test nodes, from their L-hop neighbourhoods.
   EvalResult evaluate_subset(ExecutionSpace const &space) {
     if (!eval_sampler_)
-      eval_sampler_ = std::make_unique<NeighborSampler<std::int32_t>>(sampler_.with_fanouts(
+      eval_sampler_ = std::make_unique<sampler_type>(sampler_.with_fanouts(
           o_.eval_fanouts.empty() ? std::vector<std::int64_t>(o_.model.num_layers, -1)
                                   : o_.eval_fanouts));
     const bool with_valid = o_.eval_nodes == EvalNodes::valid_test;
@@ -309,9 +350,11 @@ private:
       nodes(i) = data_.valid(i);
     for (std::int64_t i = 0; i < nt; ++i)
       nodes(nv + i) = data_.test(i);
+    const auto nodes_d =
+        Kokkos::create_mirror_view_and_copy(memory_space(), nodes, "ttgnn::minibatch::eval_nodes");
     SubsetInferenceMemory sm;
     const matrix_type logits = sage_subset_inference(
-        space, model_, *eval_sampler_, input_rows(), nodes,
+        space, model_, *eval_sampler_, input_rows(), nodes_d,
         o_.eval_batch_size > 0 ? o_.eval_batch_size : o_.batch_size, kEvalStream, &sm);
     // the model's buffers are resized in place: the part the training peak (activations_mb)
     // already counts is not counted twice
@@ -321,8 +364,6 @@ private:
     eval_memory_.max_input_rows = std::max(eval_memory_.max_input_rows, sm.max_input_rows);
     eval_memory_.node_matrix_bytes = std::max<std::int64_t>(
         eval_memory_.node_matrix_bytes, static_cast<std::int64_t>(logits.span() * sizeof(Scalar)));
-    auto nodes_d =
-        Kokkos::create_mirror_view_and_copy(memory_space(), nodes, "ttgnn::minibatch::eval_nodes");
     const NodeTargets<ExecutionSpace> local_targets =
         gather_targets(space, targets_, nodes_d, nv + nt);
     Kokkos::View<std::int64_t *, memory_space> local(
@@ -347,21 +388,26 @@ private:
   model_type &model_;
   input_type &input_;
   NodeTargets<ExecutionSpace> targets_;
-  HostExec host_space_;
-  NeighborSampler<std::int32_t> sampler_;
+  ExecutionSpace sample_space_;
+  CsrGraph<std::int32_t, memory_space> graph_; // the dataset's graph in the space's memory
+  sampler_type sampler_;
   ids_type train_, valid_, test_;
-  HostIds order_;
+  HostIds order_;                                            // this epoch's shuffled training nodes
+  Kokkos::View<std::int64_t *, memory_space> order_storage_; // their device copy (grow-only)
+  Kokkos::View<const std::int64_t *, memory_space> order_in_space_;
+  std::int64_t prepared_ = -1; // the batch in prepared_batch_ (-1: none)
+  sampled_type prepared_batch_;
   GradientAllreduce<Scalar, ExecutionSpace> gradient_sum_;
   std::unique_ptr<FullGraphMean<ExecutionSpace, std::int32_t>> full_;
-  std::unique_ptr<NeighborSampler<std::int32_t>> eval_sampler_; // subset evaluation
-  LayerwiseMemory eval_memory_;                                 // largest evaluation buffers
+  std::unique_ptr<sampler_type> eval_sampler_; // subset evaluation
+  LayerwiseMemory eval_memory_;                // largest evaluation buffers
   std::int64_t released_input_bytes_ = 0;
   // grow-only batch buffers: sampled blocks, their operators, input rows, device ids, targets,
   // loss rows 0 .. seeds-1 (a batch's arrays live until the next batch)
-  SamplerWorkspace sampler_ws_;
+  SamplerWorkspace<memory_space> sampler_ws_[2]; // by batch parity
   std::vector<BlockOperatorWorkspace<Scalar, memory_space>> block_ws_;
   GrowingMatrix<matrix_type> x_ws_;
-  Kokkos::View<std::int64_t *, memory_space> ids_buf_, loss_rows_;
+  Kokkos::View<std::int64_t *, memory_space> loss_rows_;
   TargetsWorkspace<ExecutionSpace> targets_ws_;
 };
 

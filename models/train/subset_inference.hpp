@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -56,14 +55,11 @@ struct SubsetInferenceMemory {
 template <class Scalar, class ExecutionSpace, class InputRows>
 Matrix<Scalar, ExecutionSpace> sage_subset_inference(
     ExecutionSpace const &space, GnnModel<Scalar, ExecutionSpace, std::int32_t> &model,
-    NeighborSampler<std::int32_t> &sampler, InputRows &&input_rows,
-    Kokkos::View<const std::int64_t *, Kokkos::HostSpace> nodes, std::int64_t batch_size,
-    std::uint64_t stream, SubsetInferenceMemory *memory = nullptr) {
-  using memory_space = typename ExecutionSpace::memory_space;
+    NeighborSampler<std::int32_t, typename ExecutionSpace::memory_space> &sampler,
+    InputRows &&input_rows,
+    Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> nodes,
+    std::int64_t batch_size, std::uint64_t stream, SubsetInferenceMemory *memory = nullptr) {
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
-  using HostExec =
-      std::conditional_t<Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
-                         ExecutionSpace, Kokkos::DefaultHostExecutionSpace>;
   GnnConfig const &cfg = model.config();
   if (cfg.kind != GnnKind::sage)
     throw ConfigError("subset inference needs a GraphSAGE model");
@@ -72,9 +68,6 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
                       " fan-outs for " + std::to_string(cfg.num_layers) + " layers");
   if (batch_size < 1)
     throw ConfigError("subset inference: batch size must be >= 1");
-  HostExec host_space;
-  if constexpr (std::is_same<HostExec, ExecutionSpace>::value)
-    host_space = space;
   model.set_training(false);
   const std::int64_t n = static_cast<std::int64_t>(nodes.extent(0));
   matrix_type out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::subset_inference::out"),
@@ -82,19 +75,15 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
   SubsetInferenceMemory mem;
   for (std::int64_t first = 0, b = 0; first < n; first += batch_size, ++b) {
     const std::int64_t last = std::min(n, first + batch_size);
-    const Kokkos::View<const std::int64_t *, Kokkos::HostSpace> seeds =
-        Kokkos::subview(nodes, std::make_pair(first, last));
+    const auto seeds = Kokkos::subview(nodes, std::make_pair(first, last));
     std::vector<GraphOperator<Scalar, ExecutionSpace, std::int32_t>> ops;
     std::int64_t n_in = 0, batch_bytes = 0, model_bytes = 0;
     {
-      const SampledBatch batch =
-          sampler.sample(host_space, seeds, stream, static_cast<std::uint64_t>(b));
+      const auto batch = sampler.sample(space, seeds, stream, static_cast<std::uint64_t>(b));
       for (auto const &blk : batch.blocks)
         ops.push_back(block_mean_operator<Scalar>(space, blk));
       mem.max_block_edges = std::max(mem.max_block_edges, batch.num_edges());
-      const Kokkos::View<const std::int64_t *, memory_space> ids =
-          Kokkos::create_mirror_view_and_copy(memory_space(), batch.input_nodes(),
-                                              "ttgnn::subset_inference::input_nodes");
+      const auto ids = batch.input_nodes();
       n_in = static_cast<std::int64_t>(ids.extent(0));
       matrix_type x0(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::subset_inference::x0"),
                      n_in, model.width(0));
@@ -102,8 +91,10 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
       // the seeds are the first rows of the last block's output
       Kokkos::deep_copy(space, Kokkos::subview(out, std::make_pair(first, last), Kokkos::ALL),
                         model.forward(space, ops, x0));
-      // the model's buffers, the sampled blocks, their operators, the input rows and their ids
+      // the model's buffers, the sampled blocks (their node lists hold the input ids), their
+      // operators (sharing the blocks' arrays) and the input rows
       ByteLedger held;
+      held.add_all(batch.nodes);
       for (auto const &a : ops)
         held.add(a.row_map)
             .add(a.entries)
@@ -111,9 +102,9 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
             .add(a.t_row_map)
             .add(a.t_entries)
             .add(a.t_values);
-      held.add(x0).add(ids);
+      held.add(x0);
       model_bytes = model.workspace_bytes();
-      batch_bytes = model_bytes + batch.bytes() + held.bytes();
+      batch_bytes = model_bytes + held.bytes();
     }
     mem.max_input_rows = std::max(mem.max_input_rows, n_in);
     mem.input_rows += n_in;

@@ -13,6 +13,8 @@
 ///     TrainingBatch<...> batch(ExecutionSpace const &, int epoch, std::int64_t b,
 ///                              EpochRecord &rec);  // batch b with its input rows; adds its
 ///                                                  // sampling time, edges and rows to rec
+///     void prepare(int epoch, std::int64_t b, EpochRecord &rec); // called after step b - 1 is
+///                                                  // queued: may sample batch b meanwhile
 ///     void sum_gradients(ExecutionSpace const &);  // after backward: the data-parallel sum
 ///     bool evaluates(int epoch) const;             // evaluate after this epoch?
 ///     EvalResult evaluate(ExecutionSpace const &); // evaluation-mode scores (-1: not computed)
@@ -160,6 +162,8 @@ public:
           loss = step(source, source.batch(space_, epoch, b, rec));
           if (!std::isfinite(loss))
             break;
+          if (b + 1 < batches) // overlaps the rest of this step on a device
+            source.prepare(epoch, b + 1, rec);
           space_.fence();
           loss_sum += loss;
           ++rec.batches;

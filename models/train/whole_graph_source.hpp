@@ -54,6 +54,8 @@ public:
     return b;
   }
 
+  /// Nothing to prepare: the one batch is the whole graph.
+  void prepare(int, std::int64_t, EpochRecord &) const {}
   void sum_gradients(ExecutionSpace const &) const {}
   bool evaluates(int) const { return true; }
 

@@ -61,7 +61,7 @@ HostIds ids(std::vector<std::int64_t> const &v) {
 }
 
 /// Checks every invariant of a batch against the graph.
-void check_batch(HostGraph const &g, ttgnn::SampledBatch const &b,
+void check_batch(HostGraph const &g, ttgnn::SampledBatch<> const &b,
                  std::vector<std::int64_t> const &fanouts, HostIds seeds) {
   const int L = static_cast<int>(fanouts.size());
   REQUIRE(b.num_layers() == L);
@@ -108,7 +108,7 @@ void check_batch(HostGraph const &g, ttgnn::SampledBatch const &b,
   }
 }
 
-bool same_batch(ttgnn::SampledBatch const &a, ttgnn::SampledBatch const &b) {
+bool same_batch(ttgnn::SampledBatch<> const &a, ttgnn::SampledBatch<> const &b) {
   if (a.nodes.size() != b.nodes.size())
     return false;
   for (std::size_t l = 0; l < a.nodes.size(); ++l) {
@@ -186,7 +186,7 @@ template <class ExecutionSpace> void check_workspace() {
   const HostGraph g = random_graph(500, 14, 5);
   const std::vector<std::int64_t> fanouts{3, 4};
   ttgnn::NeighborSampler<std::int32_t> sampler(g, fanouts, 2);
-  ttgnn::SamplerWorkspace ws;
+  ttgnn::SamplerWorkspace<> ws;
   const std::vector<std::vector<std::int64_t>> seed_sets{
       {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {400, 0}, {13, 14, 15, 16, 17, 18, 19, 20, 21, 22}};
   for (std::uint64_t b = 0; b < seed_sets.size(); ++b) {
@@ -318,6 +318,64 @@ template <class ExecutionSpace> void check_with_fanouts() {
   }
   CHECK(eval.peak_batch_bytes() == fresh_eval.peak_batch_bytes());
   CHECK_THROWS_AS(train.with_fanouts({}), ttgnn::ConfigError);
+}
+
+/// \p b on the host (copies of its arrays).
+template <class MemorySpace>
+ttgnn::SampledBatch<> on_host(ttgnn::SampledBatch<MemorySpace> const &b) {
+  ttgnn::SampledBatch<> out;
+  for (auto const &v : b.nodes)
+    out.nodes.push_back(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v));
+  for (auto const &blk : b.blocks) {
+    ttgnn::SampledBlock<> h;
+    h.num_dst = blk.num_dst;
+    h.num_src = blk.num_src;
+    h.row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), blk.row_map);
+    h.entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), blk.entries);
+    out.blocks.push_back(h);
+  }
+  return out;
+}
+
+/// A sampler whose graph, scratch and batches live in the space's memory (on a device: the
+/// device sampler) gives the host sampler's batches bit for bit, into a reused workspace too,
+/// and rejects bad seeds the same way.
+template <class ExecutionSpace> void check_in_space() {
+  using memory_space = typename ExecutionSpace::memory_space;
+  ExecutionSpace space;
+  const HostGraph g = random_graph(3000, 14, 11); // a hub of degree ~1000, an isolated node
+  const std::vector<std::int64_t> fanouts{3, 25, 2};
+  ttgnn::NeighborSampler<std::int32_t> host(g, fanouts, 5);
+  ttgnn::NeighborSampler<std::int32_t, memory_space> in_space(
+      ttgnn::graph_in_space<memory_space>(g), fanouts, 5);
+  ttgnn::SamplerWorkspace<memory_space> ws;
+  const std::vector<std::vector<std::int64_t>> seed_sets{
+      {0, 2999, 17, 5, 1000, 2, 44, 1}, {7}, {0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33}};
+  for (std::uint64_t b = 0; b < seed_sets.size(); ++b) {
+    CAPTURE(b);
+    const auto seeds = ids(seed_sets[b]);
+    const auto seeds_in = Kokkos::create_mirror_view_and_copy(memory_space(), seeds);
+    const auto want = host.sample(Kokkos::DefaultHostExecutionSpace(), seeds, 2, b);
+    const auto got = on_host(in_space.sample(space, seeds_in, 2, b, &ws));
+    check_batch(g, got, fanouts, seeds);
+    CHECK(same_batch(want, got));
+    for (std::size_t l = 0; l < want.blocks.size(); ++l) { // offsets too
+      REQUIRE(got.blocks[l].row_map.extent(0) == want.blocks[l].row_map.extent(0));
+      for (std::size_t i = 0; i < want.blocks[l].row_map.extent(0); ++i)
+        CHECK(got.blocks[l].row_map(i) == want.blocks[l].row_map(i));
+    }
+  }
+  // a repeated seed is rejected and leaves the scratch clean
+  const auto bad = Kokkos::create_mirror_view_and_copy(memory_space(), ids({4, 9, 4}));
+  CHECK_THROWS_AS(in_space.sample(space, bad, 0, 0), ttgnn::InputError);
+  const auto seeds = ids({4, 9});
+  CHECK(same_batch(host.sample(Kokkos::DefaultHostExecutionSpace(), seeds, 0, 0),
+                   on_host(in_space.sample(
+                       space, Kokkos::create_mirror_view_and_copy(memory_space(), seeds), 0, 0))));
+}
+
+TTGNN_TEST_ALL_SPACES("sampling in the space's memory gives the host sampler's batches") {
+  check_in_space<ExecutionSpace>();
 }
 
 TTGNN_TEST_HOST_SPACES("with_fanouts shares the scratch and samples as a sampler of its own") {

@@ -68,6 +68,25 @@ ttgnn::Matrix<double, Space> gather(ttgnn::Matrix<double, Space> const &x, HostI
   return out;
 }
 
+/// A sampler over \p data's graph in the memory of \p ExecutionSpace (sampling on that space).
+template <class ExecutionSpace>
+ttgnn::NeighborSampler<std::int32_t, typename ExecutionSpace::memory_space>
+sampler_in(ttgnn::Dataset<std::int32_t> const &data, std::vector<std::int64_t> fanouts,
+           std::uint64_t seed) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  return {ttgnn::graph_in_space<memory_space>(data.graph), std::move(fanouts), seed};
+}
+
+/// \p ids in the memory of \p ExecutionSpace.
+template <class ExecutionSpace> auto ids_in(HostIds ids) {
+  return Kokkos::create_mirror_view_and_copy(typename ExecutionSpace::memory_space(), ids);
+}
+
+/// \p ids on the host.
+template <class Ids> HostIds host_ids(Ids const &ids) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ids);
+}
+
 template <class ExecutionSpace> void check_block_operator() {
   ExecutionSpace space;
   auto data = small_sbm(200, 0.7, 0, 5);
@@ -76,8 +95,11 @@ template <class ExecutionSpace> void check_block_operator() {
   for (int i = 0; i < 6; ++i)
     seeds(i) = 7 * i + 1;
   auto batch = sampler.sample(Kokkos::DefaultHostExecutionSpace(), seeds, 0, 0);
+  // The same batch sampled on the space: its operators against host references on the first.
+  auto dbatch = sampler_in<ExecutionSpace>(data, {3, 4}, 11)
+                    .sample(space, ids_in<ExecutionSpace>(seeds), 0, 0);
   // Values: row i of A x is the mean of x over row i's sampled sources (host reference).
-  auto op = ttgnn::block_mean_operator<double>(space, batch.blocks[0]);
+  auto op = ttgnn::block_mean_operator<double>(space, dbatch.blocks[0]);
   auto const &blk = batch.blocks[0];
   auto x = random_matrix<ExecutionSpace>(blk.num_src, 5, 3);
   ttgnn::Matrix<double, ExecutionSpace> y("y", blk.num_dst, 5);
@@ -96,7 +118,7 @@ template <class ExecutionSpace> void check_block_operator() {
   // the same products A x and A^T y, bit for bit.
   ttgnn::BlockOperatorWorkspace<double, typename ExecutionSpace::memory_space> ws;
   for (int round = 0; round < 2; ++round)
-    for (auto const &b : batch.blocks) {
+    for (auto const &b : dbatch.blocks) {
       const auto fresh = ttgnn::block_mean_operator<double>(space, b);
       const auto reused = ttgnn::block_mean_operator<double>(space, b, &ws);
       auto xb = random_matrix<ExecutionSpace>(b.num_src, 3, 4 + round);
@@ -133,7 +155,7 @@ template <class ExecutionSpace> void check_block_operator() {
   cfg.seed = 9;
   ttgnn::GnnModel<double, ExecutionSpace, std::int32_t> model(cfg);
   std::vector<ttgnn::GraphOperator<double, ExecutionSpace, std::int32_t>> ops;
-  for (auto const &b : batch.blocks)
+  for (auto const &b : dbatch.blocks)
     ops.push_back(ttgnn::block_mean_operator<double>(space, b));
   auto x0 = random_matrix<ExecutionSpace>(batch.blocks[0].num_src, 3, 4);
   auto w = random_matrix<ExecutionSpace>(6, 2, 5); // loss = sum(logits * w)
@@ -195,29 +217,29 @@ template <class ExecutionSpace> void check_layerwise() {
     auto h0 = random_matrix<ExecutionSpace>(n, cfg.in_features, 6);
     // One training-mode forward on a sampled batch moves the BatchNorm running statistics away
     // from (0, 1), so evaluation mode really uses them.
-    ttgnn::NeighborSampler<std::int32_t> s(data.graph, {2, 2, 2}, 1);
     HostIds seeds("seeds", 40);
     for (int i = 0; i < 40; ++i)
       seeds(i) = 3 * i;
-    auto b = s.sample(Kokkos::DefaultHostExecutionSpace(), seeds, 0, 0);
+    auto b = sampler_in<ExecutionSpace>(data, {2, 2, 2}, 1)
+                 .sample(space, ids_in<ExecutionSpace>(seeds), 0, 0);
     std::vector<ttgnn::GraphOperator<double, ExecutionSpace, std::int32_t>> ops;
     for (auto const &blk : b.blocks)
       ops.push_back(ttgnn::block_mean_operator<double>(space, blk));
     model.set_training(true);
-    model.forward(space, ops, gather<ExecutionSpace>(h0, b.input_nodes()));
+    model.forward(space, ops, gather<ExecutionSpace>(h0, host_ids(b.input_nodes())));
     model.set_training(false);
     // Reference: the model itself on full-neighbour blocks of every node (seeds in reverse).
-    ttgnn::NeighborSampler<std::int32_t> all(data.graph, {-1, -1, -1}, 0);
     HostIds every("every", n);
     for (std::int64_t i = 0; i < n; ++i)
       every(i) = n - 1 - i;
-    auto fb = all.sample(Kokkos::DefaultHostExecutionSpace(), every, 0, 0);
+    auto fb = sampler_in<ExecutionSpace>(data, {-1, -1, -1}, 0)
+                  .sample(space, ids_in<ExecutionSpace>(every), 0, 0);
     ops.clear();
     for (auto const &blk : fb.blocks)
       ops.push_back(ttgnn::block_mean_operator<double>(space, blk));
     auto ref = Kokkos::create_mirror_view_and_copy(
         Kokkos::HostSpace(),
-        model.forward(space, ops, gather<ExecutionSpace>(h0, fb.input_nodes())));
+        model.forward(space, ops, gather<ExecutionSpace>(h0, host_ids(fb.input_nodes()))));
     auto full = ttgnn::FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data.graph);
     for (std::int64_t chunk : {std::int64_t(1000), std::int64_t(17)}) {
       auto got = Kokkos::create_mirror_view_and_copy(
@@ -271,16 +293,16 @@ trained_sage(ttgnn::Dataset<std::int32_t> const &data, std::int64_t in, bool bn_
   cfg.seed = 4;
   ttgnn::GnnModel<double, ExecutionSpace, std::int32_t> model(cfg);
   auto x = random_matrix<ExecutionSpace>(data.num_nodes(), in, 12);
-  ttgnn::NeighborSampler<std::int32_t> s(data.graph, {2, 2, 2}, 1);
   HostIds seeds("seeds", 30);
   for (int i = 0; i < 30; ++i)
     seeds(i) = 4 * i + 1;
-  auto b = s.sample(Kokkos::DefaultHostExecutionSpace(), seeds, 0, 0);
+  auto b = sampler_in<ExecutionSpace>(data, {2, 2, 2}, 1)
+               .sample(space, ids_in<ExecutionSpace>(seeds), 0, 0);
   std::vector<ttgnn::GraphOperator<double, ExecutionSpace, std::int32_t>> ops;
   for (auto const &blk : b.blocks)
     ops.push_back(ttgnn::block_mean_operator<double>(space, blk));
   model.set_training(true);
-  model.forward(space, ops, gather<ExecutionSpace>(x, b.input_nodes()));
+  model.forward(space, ops, gather<ExecutionSpace>(x, host_ids(b.input_nodes())));
   model.set_training(false);
   return model;
 }
@@ -311,17 +333,17 @@ template <class ExecutionSpace> void check_layerwise_without_table() {
   for (bool bn : {false, true}) {
     auto model = trained_sage<ExecutionSpace>(data, 40, bn);
     // Reference: the model on full-neighbour blocks of every node, from the materialised rows.
-    ttgnn::NeighborSampler<std::int32_t> every_nb(data.graph, {-1, -1, -1}, 0);
     HostIds every("every", n);
     for (std::int64_t i = 0; i < n; ++i)
       every(i) = i;
-    auto fb = every_nb.sample(Kokkos::DefaultHostExecutionSpace(), every, 0, 0);
+    auto fb = sampler_in<ExecutionSpace>(data, {-1, -1, -1}, 0)
+                  .sample(space, ids_in<ExecutionSpace>(every), 0, 0);
     std::vector<ttgnn::GraphOperator<double, ExecutionSpace, std::int32_t>> ops;
     for (auto const &blk : fb.blocks)
       ops.push_back(ttgnn::block_mean_operator<double>(space, blk));
     auto ref = Kokkos::create_mirror_view_and_copy(
         Kokkos::HostSpace(),
-        model.forward(space, ops, gather<ExecutionSpace>(h0, fb.input_nodes())));
+        model.forward(space, ops, gather<ExecutionSpace>(h0, host_ids(fb.input_nodes()))));
     double scale = 0;
     for (std::int64_t i = 0; i < n; ++i)
       for (int c = 0; c < 3; ++c)
@@ -388,10 +410,11 @@ template <class ExecutionSpace> void check_subset_inference() {
     nodes(i) = (97 * i + 13) % n;
   auto subset = [&](std::vector<std::int64_t> fanouts, std::uint64_t stream,
                     ttgnn::SubsetInferenceMemory *mem) {
-    ttgnn::NeighborSampler<std::int32_t> sampler(data.graph, fanouts, 17);
+    auto sampler = sampler_in<ExecutionSpace>(data, fanouts, 17);
     return Kokkos::create_mirror_view_and_copy(
         Kokkos::HostSpace(),
-        ttgnn::sage_subset_inference(space, model, sampler, rows, nodes, 10, stream, mem));
+        ttgnn::sage_subset_inference(space, model, sampler, rows, ids_in<ExecutionSpace>(nodes), 10,
+                                     stream, mem));
   };
   auto max_diff = [&](auto const &a, auto const &b) { // a: subset rows, b: subset rows or all
     double err = 0;
@@ -422,16 +445,18 @@ template <class ExecutionSpace> void check_subset_inference() {
   CHECK(max_diff(s1, s2) == 0.0);
   CHECK(max_diff(s1, all) > 1e-3 * scale);
   // Errors: layers against fan-outs, batch size, repeated nodes.
-  ttgnn::NeighborSampler<std::int32_t> two(data.graph, {-1, -1}, 0);
-  CHECK_THROWS_AS(ttgnn::sage_subset_inference(space, model, two, rows, nodes, 10, 0),
+  auto two = sampler_in<ExecutionSpace>(data, {-1, -1}, 0);
+  const auto nodes_in = ids_in<ExecutionSpace>(nodes);
+  CHECK_THROWS_AS(ttgnn::sage_subset_inference(space, model, two, rows, nodes_in, 10, 0),
                   ttgnn::ConfigError);
-  ttgnn::NeighborSampler<std::int32_t> three(data.graph, {-1, -1, -1}, 0);
-  CHECK_THROWS_AS(ttgnn::sage_subset_inference(space, model, three, rows, nodes, 0, 0),
+  auto three = sampler_in<ExecutionSpace>(data, {-1, -1, -1}, 0);
+  CHECK_THROWS_AS(ttgnn::sage_subset_inference(space, model, three, rows, nodes_in, 0, 0),
                   ttgnn::ConfigError);
   HostIds twice("twice", 2);
   twice(0) = twice(1) = 5;
-  CHECK_THROWS_AS(ttgnn::sage_subset_inference(space, model, three, rows, twice, 10, 0),
-                  ttgnn::InputError);
+  CHECK_THROWS_AS(
+      ttgnn::sage_subset_inference(space, model, three, rows, ids_in<ExecutionSpace>(twice), 10, 0),
+      ttgnn::InputError);
 }
 
 TTGNN_TEST_ALL_SPACES("subset inference from L-hop neighbourhoods equals layer-wise on them") {
