@@ -151,10 +151,10 @@ public:
     if constexpr (std::is_same<memory_space, Kokkos::HostSpace>::value) {
       order_in_space_ = order_;
     } else { // read by the sampler, so copied in its instance's order
-      reserve_entries(order_storage_, num_train(), "ttgnn::minibatch::order_in_space");
-      order_in_space_ =
-          Kokkos::subview(order_storage_, std::make_pair(std::int64_t(0), num_train()));
-      Kokkos::deep_copy(sample_space_, order_in_space_, order_);
+      const auto order =
+          grow_entries(order_storage_, "ttgnn::minibatch::order_in_space", num_train());
+      Kokkos::deep_copy(sample_space_, order, order_);
+      order_in_space_ = order;
     }
     prepared_ = -1;
     return o_.max_batches > 0 ? std::min(o_.max_batches, batches_per_epoch()) : batches_per_epoch();
@@ -177,6 +177,7 @@ public:
       return out;
     const sampled_type sampled = prepared_ == b ? prepared_batch_ : sample_batch(epoch, b, rec);
     prepared_ = -1;
+    prepared_batch_ = {};
     block_ws_.resize(sampled.blocks.size());
     for (std::size_t l = 0; l < sampled.blocks.size(); ++l)
       out.ops.push_back(block_mean_operator<Scalar>(space, sampled.blocks[l], &block_ws_[l]));

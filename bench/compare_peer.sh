@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Full-batch epochs of `ttgnn train` against the project's PyTorch reference, peer_gnn.py (a
+# plain, competent PyTorch implementation of the same models; kept outside this repository),
+# on one graph: GCN and GraphSAGE on features, a full table and a TT table, the two sides
+# alternating at each thread count.
+#
+#   bash bench/compare_peer.sh BUILD_DIR [DATA_DIR] [OUT.jsonl]
+#
+# DATA_DIR: a dataset in the OGB raw layout with features and a split; without it a graph is
+# generated with the peer's gen_sbm.py (NODES, default 100000; DEGREE, default 20; 64 features,
+# 10 classes, homophily 0.8, seed 0). PEER: the peer's peer_gnn.py (default
+# ../shared/peers/peer_gnn.py next to the repository; the script stops with a message when it
+# is absent). THREAD_COUNTS ("1 2"), CONFIGS ("gcn:feat gcn:emb gcn:tt sage:feat sage:emb
+# sage:tt"), EPOCHS (12), WARMUP (3, epochs left out of the medians), REPS (1).
+#
+# Both sides: 2 layers, hidden 128, table width 128, TT rank 16, dropout 0.5 between layers,
+# no input dropout, no weight decay, Adam lr 0.01, an evaluation after every epoch. Compared:
+# ttgnn's whole epoch (the epoch_time_s column of --metrics-out: step + evaluation) against the
+# peer's train-step median + evaluation median, the faster of the peer's two TT
+# implementations (--tt-impl bmm / full) for tt. One JSON line per run into OUT (default: a
+# temporary file), then a table of medians and ratios ttgnn / peer.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:?build dir}
+data=${2:-}
+out=${3:-$(mktemp)}
+peer=${PEER:-$root/../shared/peers/peer_gnn.py}
+[ -f "$peer" ] || { echo "compare_peer.sh: no peer at $peer (set PEER)" >&2; exit 1; }
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+"$py" -c 'import torch' 2>/dev/null || { echo "compare_peer.sh: $py has no torch (apt-get install python3-torch)" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [ -z "$data" ]; then
+  data=$work/data
+  "$py" "$(dirname "$peer")/gen_sbm.py" --out "$data" --nodes "${NODES:-100000}" --classes 10 \
+    --avg-degree "${DEGREE:-20}" --homophily 0.8 --feat-dim 64 --seed 0 >/dev/null
+fi
+epochs=${EPOCHS:-12} warmup=${WARMUP:-3}
+: >"$out"
+ttgnn_run() { # ttgnn_run THREADS MODEL INPUT
+  OMP_NUM_THREADS=$1 OMP_PROC_BIND=false "$build/bin/ttgnn" train --dataset "$data" --model "$2" \
+    --input "$3" --layers 2 --hidden 128 --emb-dim 128 --tt-rank 16 --dropout 0.5 \
+    --input-dropout 0 --weight-decay 0 --lr 0.01 --epochs "$epochs" --patience 0 \
+    --metrics-out "$work/m.csv" --json >"$work/t.json" 2>/dev/null
+  "$py" - "$work/m.csv" "$warmup" "$1" "$2" "$3" <<'PY' | tee -a "$out"
+import csv, json, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))[int(sys.argv[2]):]
+print(json.dumps({"side": "ttgnn", "threads": int(sys.argv[3]), "model": sys.argv[4],
+                  "input": sys.argv[5],
+                  "epoch_s": statistics.median(float(r["epoch_time_s"]) for r in rows)}))
+PY
+}
+peer_run() { # peer_run THREADS MODEL INPUT [TT_IMPL]
+  OMP_NUM_THREADS=$1 "$py" "$peer" --data "$data" --model "$2" --input "$3" --layers 2 \
+    --hidden 128 --dim 128 --tt-rank 16 --lr 0.01 --dropout 0.5 --epochs "$epochs" \
+    --warmup "$warmup" --threads "$1" --quiet ${4:+--tt-impl "$4"} >"$work/p.out" 2>/dev/null
+  "$py" - "$work/p.out" "$1" "$2" "$3" "${4:-}" <<'PY' | tee -a "$out"
+import json, sys
+d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+print(json.dumps({"side": "peer", "threads": int(sys.argv[2]), "model": sys.argv[3],
+                  "input": sys.argv[4], "tt_impl": sys.argv[5] or None,
+                  "epoch_s": d["epoch_train_s_median"] + d["epoch_eval_s_median"]}))
+PY
+}
+for threads in ${THREAD_COUNTS:-1 2}; do
+  for config in ${CONFIGS:-gcn:feat gcn:emb gcn:tt sage:feat sage:emb sage:tt}; do
+    model=${config%%:*} input=${config##*:}
+    for rep in $(seq "${REPS:-1}"); do
+      ttgnn_run "$threads" "$model" "$input"
+      if [ "$input" = tt ]; then
+        peer_run "$threads" "$model" tt bmm
+        peer_run "$threads" "$model" tt full
+      else
+        peer_run "$threads" "$model" "$input"
+      fi
+    done
+  done
+done
+"$py" - "$out" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+keys = sorted({(r["threads"], r["model"], r["input"]) for r in rows})
+print("| threads | model | input | ttgnn s | peer s | ttgnn / peer |")
+print("|---|---|---|---|---|---|")
+for t, m, i in keys:
+    mine = [r["epoch_s"] for r in rows if (r["threads"], r["model"], r["input"]) == (t, m, i)
+            and r["side"] == "ttgnn"]
+    impls = {}
+    for r in rows:
+        if (r["threads"], r["model"], r["input"]) == (t, m, i) and r["side"] == "peer":
+            impls.setdefault(r["tt_impl"], []).append(r["epoch_s"])
+    peer = min(statistics.median(v) for v in impls.values())  # the faster TT implementation
+    me = statistics.median(mine)
+    print(f"| {t} | {m} | {i} | {me:.3f} | {peer:.3f} | {me / peer:.2f} |")
+PY
