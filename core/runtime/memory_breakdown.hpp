@@ -23,7 +23,7 @@ struct MemoryBreakdown {
   double optimizer_mb = 0;   ///< optimizer state (moments) of the GNN and of the embedding
   double parameters_mb = 0;  ///< GNN weights and their gradients
   double activations_mb = 0; ///< model workspaces (layer outputs, saved inputs, gradients)
-  double sampler_mb = 0;     ///< neighbour sampler scratch and the largest sampled batch
+  double sampler_mb = 0;     ///< neighbour sampler scratch and its two batch workspaces
   double eval_mb = 0;        ///< the largest evaluation buffers (N x width matrices, chunks)
   /// Node arrays: labels, split ids, years, and the node order's maps kept beside the dataset
   /// (old_to_new, new_to_old, new_to_row; none for the original order), host and device
