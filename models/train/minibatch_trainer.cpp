@@ -312,6 +312,8 @@ private:
     const sampled_type sampled = sampler_.sample(
         sample_space_, Kokkos::subview(order_in_space_, std::make_pair(slice.first, slice.last)),
         static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(b), &ws);
+    // The other workspace grows now, as one workspace would have. It may hold batch b - 1,
+    // still training: its arrays stay alive, held by the model's operators and the input's ids.
     sampler_ws_[1 - b % 2].reserve_like(ws);
     rec.sample_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sample).count();
