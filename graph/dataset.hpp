@@ -37,6 +37,9 @@ template <class Ordinal = std::int32_t> struct Dataset {
   /// Node ids of the split (empty when no split was loaded).
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> train, valid, test;
   std::string split_name;
+  /// The evaluator the dataset names (meta.csv's "eval metric": "acc", "rocauc", ...); empty
+  /// when it names none. The default metric of a run (models/loss/node_metric.hpp).
+  std::string eval_metric;
 
   std::int64_t num_nodes() const { return graph.num_nodes(); }
   /// True when every node has T binary targets (multilabels) instead of one class.

@@ -281,6 +281,7 @@ Dataset<Ordinal> apply_permutation(ExecutionSpace const &space, Dataset<Ordinal>
   out.name = data.name;
   out.num_classes = data.num_classes;
   out.split_name = data.split_name;
+  out.eval_metric = data.eval_metric;
   out.graph = permute_graph(space, data.graph, perm);
   out.labels = permute_rows(space, data.labels, perm);
   if (data.multilabels.extent(0) > 0)

@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char magic[8] = {'T', 'T', 'G', 'N', 'N', 'D', 'C', '\n'};
-constexpr std::uint32_t version = 1;
+constexpr std::uint32_t version = 2;
 
 struct Section {
   void *data;
@@ -137,7 +137,7 @@ using MaybeRejection = std::optional<Rejection>;
 
 /// What the header holds after the key: the dataset's names and the array sizes.
 struct Header {
-  std::string name, split_name;
+  std::string name, split_name, eval_metric;
   Sizes sizes{};
 };
 
@@ -161,7 +161,7 @@ MaybeRejection read_header(HeaderReader &in, std::uint64_t file_size, std::strin
     return Rejection{CacheStatus::stale, "written for another node id width"};
   std::string stored_key;
   if (!in.get_string(stored_key, file_size) || !in.get_string(h.name, file_size) ||
-      !in.get_string(h.split_name, file_size))
+      !in.get_string(h.split_name, file_size) || !in.get_string(h.eval_metric, file_size))
     return short_header;
   if (stored_key != key)
     return Rejection{CacheStatus::stale, "made from other sources or options"};
@@ -279,6 +279,7 @@ MaybeRejection read_cache_file(std::FILE *file, std::uint64_t file_size, std::st
       return Rejection{CacheStatus::corrupt, bad};
   d.name = h.name;
   d.split_name = h.split_name;
+  d.eval_metric = h.eval_metric;
   d.num_classes = static_cast<int>(h.sizes.classes);
   if (std::string bad = check_structure(d); !bad.empty())
     return Rejection{CacheStatus::corrupt, bad};
@@ -363,6 +364,7 @@ void write_graph_cache(std::string const &path, std::string const &key, Dataset<
   put_string(header, key);
   put_string(header, d.name);
   put_string(header, d.split_name);
+  put_string(header, d.eval_metric);
   const SparseFeatures &x = d.sparse_features;
   const bool sparse = x.has_values();
   const Sizes z{d.num_nodes(),

@@ -4,15 +4,15 @@
 /// \brief Binary cache of a loaded Dataset, so a second load skips text parsing.
 ///
 /// File layout (native little-endian): magic "TTGNNDC\n", u32 version, u32 sizeof(Ordinal),
-/// the key (dataset folder + options + size and mtime of every source file), name, split name,
-/// eleven int64 sizes, then the arrays (row_map, entries, labels, features, node_year, train,
-/// valid, test) and a trailing 64-bit checksum over everything before it. Features are stored as
-/// they are held in memory: dense rows, or sparse rows (offsets, columns, values; bag-of-words
-/// features), and reload exactly, in the same layout. A file whose magic,
-/// version, ordinal width or key differ is stale; one shorter or longer than its sizes say is
-/// truncated; one whose checksum or structure (CSR invariants, id ranges) is wrong is corrupt.
-/// None of them is ever used: the caller reloads the text and rewrites the cache, through a
-/// temporary file that is renamed into place.
+/// the key (dataset folder + options + size and mtime of every source file), name, split name, eval
+/// metric, eleven int64 sizes, then the arrays (row_map, entries, labels, features, node_year,
+/// train, valid, test) and a trailing 64-bit checksum over everything before it. Features are
+/// stored as they are held in memory: dense rows, or sparse rows (offsets, columns, values;
+/// bag-of-words features), and reload exactly, in the same layout. A file whose magic, version,
+/// ordinal width or key differ is stale; one shorter or longer than its sizes say is truncated; one
+/// whose checksum or structure (CSR invariants, id ranges) is wrong is corrupt. None of them is
+/// ever used: the caller reloads the text and rewrites the cache, through a temporary file that is
+/// renamed into place.
 
 #include "core/io/checksum.hpp"
 #include "graph/dataset.hpp"

@@ -396,6 +396,8 @@ Dataset<Ordinal> read_ogb_dataset(std::string const &dir, OgbFiles const &files,
   if (!streams_edges(files, c))
     d.graph = io::edges_to_csr(edges, c.nodes, csr_options);
   d.name = name;
+  if (auto it = meta.find("eval metric"); it != meta.end())
+    d.eval_metric = it->second;
   return d;
 }
 

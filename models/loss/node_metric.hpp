@@ -81,6 +81,23 @@ inline NodeMetric resolve_metric(std::string const &requested, bool multilabel,
   return m;
 }
 
+/// \brief The metric of a run that asks for none: the one the dataset names (\p named, its
+/// meta.csv's "eval metric", as OGB's master.csv names each dataset's evaluator) when it is one
+/// of ours and fits the targets (resolve_metric would accept it), else resolve_metric's default.
+inline NodeMetric dataset_metric(std::string const &named, bool multilabel, int num_classes = 0) {
+  const bool known = named == "acc" || named == "accuracy" || named == "rocauc" ||
+                     named == "roc-auc" || named == "f1_micro" || named == "f1-micro" ||
+                     named == "f1_macro" || named == "f1-macro";
+  if (known) {
+    const NodeMetric m = parse_node_metric(named);
+    const bool fits = m == NodeMetric::rocauc ? (multilabel || num_classes == 2)
+                                              : is_multilabel_metric(m) == multilabel;
+    if (fits)
+      return m;
+  }
+  return resolve_metric("", multilabel, num_classes);
+}
+
 } // namespace ttgnn
 
 #endif

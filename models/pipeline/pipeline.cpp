@@ -113,7 +113,7 @@ std::string fingerprint(Dataset<std::int32_t> const &data, RunConfig const &c, O
          " seed=" + std::to_string(c.seed) +
          (uses_tt(c.input) ? " tt=" + o.shape.to_string() : "") +
          " feature_norm=" + to_string(c.data.feature_norm) +
-         " metric=" + to_string(run_metric(c, data.is_multilabel(), data.num_classes));
+         " metric=" + to_string(run_metric(c, data));
 }
 
 /// One progress line per epoch, with the ETA from the mean epoch time so far.
@@ -283,7 +283,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   out.init_scale = info.scale;
   out.tt_svd_error = info.tt_svd_error;
 
-  const NodeMetric metric = run_metric(c, pdata.is_multilabel(), pdata.num_classes);
+  const NodeMetric metric = run_metric(c, pdata);
   const auto a = c.model == GnnKind::gcn ? gcn_norm<Scalar>(space, pdata.graph)
                                          : mean_aggregation<Scalar>(space, pdata.graph);
   const NodeTargets<Space> targets = device_targets(pdata, metric);
@@ -372,7 +372,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
                         Ordered const &o, RunLog const &log, bool evaluate_only) {
   MinibatchTrainOptions m = minibatch_options(data, c, o, evaluate_only);
   Dataset<std::int32_t> const &pdata = o.data;
-  const NodeMetric metric = run_metric(c, pdata.is_multilabel(), pdata.num_classes);
+  const NodeMetric metric = run_metric(c, pdata);
   m.on_epoch = [epoch_log = EpochLog(log, c.epochs, metric)](EpochRecord const &e) mutable {
     char extra[96];
     std::snprintf(extra, sizeof extra, "  (%lld batches, sampling %.3f s)",
@@ -419,7 +419,7 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
                       "repeat the whole-graph forward); add --batch-size B for data-parallel "
                       "mini-batch training");
   if (log) {
-    const NodeMetric metric = run_metric(c, data.is_multilabel(), data.num_classes);
+    const NodeMetric metric = run_metric(c, data);
     log("evaluator: " + display_name(metric) + " (" + to_string(metric) + ") on " +
         std::to_string(data.num_classes) +
         (data.is_multilabel() ? " binary tasks (multi-label; sigmoid + binary cross-entropy)"

@@ -192,7 +192,7 @@ LoadedData load_run_data(RunConfig const &c, RunLog const &log) {
   if (d.num_classes < 2 && !d.is_multilabel())
     throw InputError(c.data.dataset + ": need at least 2 classes, found " +
                      std::to_string(d.num_classes));
-  if (run_metric(c, d.is_multilabel(), d.num_classes) == NodeMetric::rocauc)
+  if (run_metric(c, d) == NodeMetric::rocauc)
     check_rocauc_defined(d, c.data.dataset + ": split " + load.split);
   if (feat && c.data.feature_norm == FeatureNorm::row)
     normalize_feature_rows(d);

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "core/io/json_writer.hpp"
 #include "core/parse_number.hpp"
+#include "graph/dataset.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -206,8 +207,9 @@ RunConfig run_config_from_text(std::string const &text) {
   return c;
 }
 
-NodeMetric run_metric(RunConfig const &c, bool multilabel, int num_classes) {
-  return resolve_metric(c.metric ? to_string(*c.metric) : std::string(), multilabel, num_classes);
+NodeMetric run_metric(RunConfig const &c, Dataset<std::int32_t> const &data) {
+  return c.metric ? resolve_metric(to_string(*c.metric), data.is_multilabel(), data.num_classes)
+                  : dataset_metric(data.eval_metric, data.is_multilabel(), data.num_classes);
 }
 
 } // namespace ttgnn

@@ -26,6 +26,8 @@
 
 namespace ttgnn {
 
+template <class Ordinal> struct Dataset; // graph/dataset.hpp
+
 /// Preprocessing of node features: none, or each row divided by its L1 norm (PyG's
 /// NormalizeFeatures; zero rows stay zero).
 enum class FeatureNorm { none, row };
@@ -109,9 +111,10 @@ struct RunConfig {
   bool minibatch_mode() const { return minibatch.batch_size > 0; }
 };
 
-/// The evaluator of a run: \p c.metric, or the dataset's default (accuracy, or ROC-AUC when
-/// \p multilabel); resolve_metric (models/loss/node_metric.hpp) refuses a mismatch.
-NodeMetric run_metric(RunConfig const &c, bool multilabel, int num_classes = 0);
+/// The evaluator of a run: \p c.metric (resolve_metric, models/loss/node_metric.hpp, refuses a
+/// mismatch), or the one \p data names when it fits, else accuracy (ROC-AUC for multi-label
+/// targets): dataset_metric.
+NodeMetric run_metric(RunConfig const &c, Dataset<std::int32_t> const &data);
 
 /// `key=value` lines, one per setting (outputs and data paths included).
 std::string to_text(RunConfig const &c);

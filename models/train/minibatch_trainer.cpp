@@ -543,7 +543,9 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   GnnModel<Scalar, ExecutionSpace, std::int32_t> model(sage_config(o, data, input.dim()));
   init_region.reset();
 
-  const NodeMetric metric = resolve_metric(o.metric, data.is_multilabel(), data.num_classes);
+  const NodeMetric metric =
+      o.metric.empty() ? dataset_metric(data.eval_metric, data.is_multilabel(), data.num_classes)
+                       : resolve_metric(o.metric, data.is_multilabel(), data.num_classes);
   const NodeTargets<ExecutionSpace> targets = md::device_targets<ExecutionSpace>(data, metric);
   md::SampledBlockSource<ExecutionSpace> source(space, data, o, model, input, targets);
   TrainingLoop<Scalar, ExecutionSpace, std::int32_t, input_type> loop(

@@ -88,8 +88,9 @@ struct MinibatchTrainOptions : TrainOptions {
   /// Batches per epoch (0: all). Benchmarks time a prefix of the epoch and extrapolate.
   std::int64_t max_batches = 0;
   std::uint64_t seed = 0; ///< shuffles, sampled blocks, weights and dropout masks
-  /// Metric of evaluation and selection: "" (accuracy, or ROC-AUC for multi-label targets),
-  /// acc, rocauc, f1_micro, f1_macro (models/loss/classification_metrics.hpp).
+  /// Metric of evaluation and selection: "" (the dataset's eval_metric when it fits, else
+  /// accuracy, or ROC-AUC for multi-label targets: dataset_metric), acc, rocauc, f1_micro,
+  /// f1_macro (models/loss/classification_metrics.hpp).
   std::string metric;
   /// No training: load checkpoint_path, restore its selected parameters, evaluate them once
   /// (the history is the checkpoint's) and write the outputs below.

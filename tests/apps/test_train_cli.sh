@@ -144,6 +144,13 @@ grep -q "unknown preset 'tuned': expected auto, kipf or table" preset.err
   --seed 5 >/dev/null 2>&1
 "$bin" train --dataset binary --input feat --metric rocauc --epochs 30 --quiet --json 2>/dev/null |
   tail -n 1 | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert d["metric"] == "rocauc" and "test_acc" not in d and 0.75 < d["test_metric"] <= 1, d'
+# A meta.csv that names rocauc makes it the default; --metric acc still overrides it.
+sed -i 's/^eval metric,acc$/eval metric,rocauc/' binary/meta.csv
+grep -q "^eval metric,rocauc$" binary/meta.csv
+"$bin" train --dataset binary --input feat --epochs 2 --quiet --json 2>/dev/null | tail -n 1 |
+  python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert d["metric"] == "rocauc", d'
+"$bin" train --dataset binary --input feat --metric acc --epochs 2 --quiet --json 2>/dev/null |
+  tail -n 1 | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); assert d["metric"] == "acc", d'
 if "$bin" train --dataset "$cora" --metric rocauc --epochs 1 >/dev/null 2>auc.err; then exit 1; fi
 grep -q "single-label with 7 classes (ROC-AUC needs 2 classes" auc.err
 

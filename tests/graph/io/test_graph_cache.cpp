@@ -27,6 +27,7 @@ void check_equal(ttgnn::Dataset<Ordinal> const &a, ttgnn::Dataset<Ordinal> const
   CHECK(a.name == b.name);
   CHECK(a.num_classes == b.num_classes);
   CHECK(a.split_name == b.split_name);
+  CHECK(a.eval_metric == b.eval_metric);
   CHECK(same_view(a.graph.row_map, b.graph.row_map));
   CHECK(same_view(a.graph.entries, b.graph.entries));
   CHECK(same_view(a.labels, b.labels));
@@ -71,6 +72,7 @@ TEST_CASE("cache: miss then hit, equal to the text load") {
   ttgnn::LoadOptions o;
   o.split = "planetoid";
   const auto text = ttgnn::load_ogb((root / "cora").string(), o);
+  CHECK(text.eval_metric == "acc"); // meta.csv's, kept by the cache (check_equal)
   o.cache_dir = (root / "cache").string();
   ttgnn::LoadInfo info;
   CHECK(load_status(root / "cora", o, text, info) == ttgnn::CacheStatus::missing);

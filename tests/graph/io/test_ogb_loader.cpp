@@ -75,6 +75,7 @@ TEST_CASE("OGB text layout, plain and gzip, int32 and int64") {
     CHECK(info.num_classes_source == "meta.csv");
     CHECK(info.cache == ttgnn::CacheStatus::disabled);
     CHECK(d.split_name.empty());
+    CHECK(d.eval_metric.empty()); // meta.csv names no evaluator
     CHECK(d.train.extent(0) == 0);
     auto d64 = ttgnn::load_ogb<std::int64_t>(dir.string());
     check_small(d64);
@@ -119,6 +120,11 @@ TEST_CASE("edge direction: meta.csv says directed, options override") {
   CHECK(arcs_of(ttgnn::load_ogb(undirected.string())) == symmetric_arcs);
   o.edges = ttgnn::LoadOptions::Edges::directed;
   CHECK(arcs_of(ttgnn::load_ogb(undirected.string(), o)) == directed_arcs);
+}
+
+TEST_CASE("meta.csv's eval metric is the dataset's evaluator") {
+  const fs::path dir = write_small_ogb("ogb_metric", false, "eval metric,rocauc\n");
+  CHECK(ttgnn::load_ogb(dir.string()).eval_metric == "rocauc");
 }
 
 TEST_CASE("labels without meta.csv: C = max label + 1") {

@@ -84,6 +84,15 @@ TEST_CASE("micro- and macro-F1 by hand (threshold: logit > 0)") {
                        ttgnn::ConfigError);
   CHECK_THROWS_AS(ttgnn::resolve_metric("f1_micro", false, 2), ttgnn::ConfigError);
   CHECK(ttgnn::resolve_metric("", false, 2) == ttgnn::NodeMetric::accuracy);
+  // the dataset's named evaluator when it is one of ours and fits, else the default
+  CHECK(ttgnn::dataset_metric("rocauc", false, 2) == ttgnn::NodeMetric::rocauc);
+  CHECK(ttgnn::dataset_metric("rocauc", false, 3) == ttgnn::NodeMetric::accuracy);
+  CHECK(ttgnn::dataset_metric("acc", false, 7) == ttgnn::NodeMetric::accuracy);
+  CHECK(ttgnn::dataset_metric("acc", true) == ttgnn::NodeMetric::rocauc);
+  CHECK(ttgnn::dataset_metric("f1_micro", true) == ttgnn::NodeMetric::f1_micro);
+  CHECK(ttgnn::dataset_metric("f1_micro", false, 2) == ttgnn::NodeMetric::accuracy);
+  CHECK(ttgnn::dataset_metric("mrr", false, 2) == ttgnn::NodeMetric::accuracy);
+  CHECK(ttgnn::dataset_metric("", true) == ttgnn::NodeMetric::rocauc);
   CHECK_THROWS_AS(ttgnn::parse_node_metric("auc"), ttgnn::ConfigError);
   CHECK(ttgnn::multilabel_metric(ttgnn::NodeMetric::f1_macro, logits.data(), y.data(), 4,
                                  all.data(), 4) == doctest::Approx(1.5 / 4).epsilon(1e-15));
