@@ -14,7 +14,8 @@
 # sage:tt"), EPOCHS (12), WARMUP (3, epochs left out of the medians), REPS (1).
 #
 # Both sides: 2 layers, hidden 128, table width 128, TT rank 16, dropout 0.5 between layers,
-# no input dropout, no weight decay, Adam lr 0.01, an evaluation after every epoch. Compared:
+# no input dropout, no weight decay, Adam lr 0.01, an evaluation after every epoch, tables
+# initialised at random (ttgnn's spectral init would only lengthen the run). Compared:
 # ttgnn's whole epoch (the epoch_time_s column of --metrics-out: step + evaluation) against the
 # peer's train-step median + evaluation median, the faster of the peer's two TT
 # implementations (--tt-impl bmm / full) for tt. One JSON line per run into OUT (default: a
@@ -42,6 +43,7 @@ ttgnn_run() { # ttgnn_run THREADS MODEL INPUT
   OMP_NUM_THREADS=$1 OMP_PROC_BIND=false "$build/bin/ttgnn" train --dataset "$data" --model "$2" \
     --input "$3" --layers 2 --hidden 128 --emb-dim 128 --tt-rank 16 --dropout 0.5 \
     --input-dropout 0 --weight-decay 0 --lr 0.01 --epochs "$epochs" --patience 0 \
+    $([ "$3" = feat ] || echo --init gaussian) \
     --metrics-out "$work/m.csv" --json >"$work/t.json" 2>/dev/null
   "$py" - "$work/m.csv" "$warmup" "$1" "$2" "$3" <<'PY' | tee -a "$out"
 import csv, json, statistics, sys
