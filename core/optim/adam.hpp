@@ -5,6 +5,7 @@
 /// (torch.optim.AdamW).
 
 #include "core/kokkos_compat.hpp"
+#include "core/linalg/for_each_entry.hpp"
 #include "core/optim/optimizer.hpp"
 
 #include <cmath>
@@ -32,15 +33,26 @@ template <class Scalar, class MemorySpace> struct AdamUpdate {
   Scalar l2;    // Adam: weight_decay; AdamW: 0
   Scalar decay; // AdamW: 1 - lr·weight_decay; Adam: 1
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    const Scalar wi = w(i);
-    const Scalar gi = g(i) + l2 * wi;
-    const Scalar mi = m(i) + one_minus_beta1 * (gi - m(i)); // torch: exp_avg.lerp_(grad, 1-b1)
-    const Scalar vi = beta2 * v(i) + one_minus_beta2 * gi * gi;
-    m(i) = mi;
-    v(i) = vi;
-    const Scalar denom = compat::sqrt(vi) * inv_sqrt_bc2 + eps;
-    w(i) = wi * decay - step_size * mi / denom;
+  /// Entries [begin, end) (for_each_span): the coefficients are read into locals first, so
+  /// that the loop vectorises (a store to w(i) could alias a Scalar member); the four arrays
+  /// are distinct (restrict).
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t begin, std::int64_t end) const {
+    const Scalar b1c = one_minus_beta1, b2 = beta2, b2c = one_minus_beta2, lr = step_size,
+                 bc2 = inv_sqrt_bc2, e = eps, wd = l2, dec = decay;
+    Scalar *__restrict__ wp = w.data();
+    Scalar *__restrict__ mp = m.data();
+    Scalar *__restrict__ vp = v.data();
+    Scalar const *__restrict__ gp = g.data();
+    for (std::int64_t i = begin; i < end; ++i) {
+      const Scalar wi = wp[i];
+      const Scalar gi = gp[i] + wd * wi;
+      const Scalar mi = mp[i] + b1c * (gi - mp[i]); // torch: exp_avg.lerp_(grad, 1-b1)
+      const Scalar vi = b2 * vp[i] + b2c * gi * gi;
+      mp[i] = mi;
+      vp[i] = vi;
+      const Scalar denom = compat::sqrt(vi) * bc2 + e;
+      wp[i] = wi * dec - lr * mi / denom;
+    }
   }
 };
 
@@ -83,8 +95,8 @@ public:
           Scalar(options_.eps),
           Scalar(decoupled_ ? 0 : wd),
           Scalar(decoupled_ ? 1 - this->lr_ * wd : 1)};
-      Kokkos::parallel_for(decoupled_ ? "ttgnn::adamw::step" : "ttgnn::adam::step",
-                           optimizer_policy(space, this->params_[p].extent(0)), f);
+      for_each_span(space, decoupled_ ? "ttgnn::adamw::step" : "ttgnn::adam::step",
+                    static_cast<std::int64_t>(this->params_[p].extent(0)), f);
     }
     ++this->steps_;
   }

@@ -2,12 +2,16 @@
 #define TTGNN_MODELS_DROPOUT_HPP
 /// \file dropout.hpp
 /// \brief Inverted dropout: in training each entry is kept with probability 1 - p and scaled
-/// by 1 / (1 - p); identity in evaluation. In place is allowed.
+/// by 1 / (1 - p); identity in evaluation. In place is allowed. p is rounded to a multiple of
+/// 2^-16 (the resolution of the draws; the scale is that of the rounded p, so the output's
+/// expectation is the input).
 ///
 /// The mask of call number `step` is a pure function of (seed, step, entry index): entry k is
-/// kept iff uniform01 of draw k of the splitmix64 stream starting at key(seed, step) is >= p
-/// (counter-based), so it is the same for any thread count and any execution space, and a run
-/// resumed with set_step reproduces the masks of an uninterrupted one.
+/// kept iff its 16-bit draw, a quarter of output k / 4 of the splitmix64 stream starting at
+/// key(seed, step) (DropoutMask), is >= p 2^16 (counter-based), so it is the same for any
+/// thread count and any execution space, and a run resumed with set_step reproduces the masks
+/// of an uninterrupted one. One 64-bit mix serves four entries, and the kernels are branch-free
+/// (a random keep decision is a branch the CPU mispredicts half the time).
 ///
 /// Row keys (set_row_keys): the entry index of row i is then row_keys(i) * columns + j instead
 /// of i * columns + j, i.e. the mask of a row is that of the row's node in the full-graph
@@ -21,6 +25,7 @@
 
 #include "core/counter_rng.hpp"
 #include "core/error.hpp"
+#include "core/linalg/for_each_entry.hpp"
 #include "models/layers/layer.hpp"
 #include "models/layers/parameter_init.hpp"
 
@@ -29,23 +34,112 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace ttgnn {
 
-/// \brief Keep decision of entry k (row-major, `cols` columns) under one mask key
-/// (counter-based: no stored mask); with row keys, entry k of row i counts as entry
-/// keys(i) * cols + k % cols.
+/// \brief The keep decisions of one mask. Entry e (row-major; with row keys, entry j of row i
+/// counts as entry keys(i) * cols + j) has a 16-bit draw: field e mod 4 (bits 16 (e mod 4) and
+/// up) of mix64(key + (e div 4) gamma), i.e. output e div 4 of the splitmix64 stream that
+/// starts at `key` serves four consecutive entries. The entry is kept iff its draw is >=
+/// threshold.
 template <class MemorySpace> struct DropoutMask {
-  std::uint64_t key, threshold;
+  std::uint64_t key;
+  std::uint32_t threshold;
   Kokkos::View<const std::int64_t *, MemorySpace> keys; ///< empty: row i is row i
   std::int64_t cols;
-  KOKKOS_INLINE_FUNCTION bool keep(std::int64_t k) const {
-    const std::int64_t entry = keys.extent(0) > 0 ? keys(k / cols) * cols + k % cols : k;
-    // draw number `entry` of the splitmix64 stream that starts at `key`: one mix per entry
-    return (layer_rng::mix64(key + static_cast<std::uint64_t>(entry) * splitmix64_gamma()) >> 11) >=
-           threshold;
+  KOKKOS_INLINE_FUNCTION std::int64_t entry(std::int64_t k) const {
+    return keys.extent(0) > 0 ? keys(k / cols) * cols + k % cols : k;
+  }
+  KOKKOS_INLINE_FUNCTION std::uint64_t word(std::int64_t e) const {
+    return layer_rng::mix64(key + static_cast<std::uint64_t>(e >> 2) * splitmix64_gamma());
+  }
+  /// The draw of entry k.
+  KOKKOS_INLINE_FUNCTION std::uint32_t draw(std::int64_t k) const {
+    const std::int64_t e = entry(k);
+    return static_cast<std::uint32_t>(word(e) >> (16 * (e & 3))) & 0xffffu;
+  }
+  KOKKOS_INLINE_FUNCTION bool keep(std::int64_t k) const { return draw(k) >= threshold; }
+  /// The draws of entries k0 .. k0 + 3 (k0 a multiple of 4; those < end) as the four 16-bit
+  /// fields of one word: one mix without row keys or when rows hold a multiple of 4 entries.
+  KOKKOS_INLINE_FUNCTION std::uint64_t draws4(std::int64_t k0, std::int64_t end) const {
+    if (keys.extent(0) == 0 || cols % 4 == 0)
+      return word(entry(k0));
+    std::uint64_t w = 0;
+    for (int q = 0; q < 4 && k0 + q < end; ++q)
+      w |= std::uint64_t(draw(k0 + q)) << (16 * q);
+    return w;
   }
 };
+
+namespace detail {
+
+/// max(v, 0), NaN mapped to 0 as in ReLU::forward. The bits are masked with the comparison's
+/// result rather than selected (a compiler may turn a float select into a branch, which random
+/// signs mispredict).
+template <class Scalar> KOKKOS_INLINE_FUNCTION Scalar relu_value(Scalar v) {
+  using Bits = std::conditional_t<sizeof(Scalar) == 4, std::int32_t, std::int64_t>;
+  static_assert(sizeof(Bits) == sizeof(Scalar), "relu_value: float or double");
+  const Bits keep = -static_cast<Bits>(v > Scalar(0)); // all ones or zero
+  return Kokkos::bit_cast<Scalar>(Kokkos::bit_cast<Bits>(v) & keep);
+}
+
+/// out[k] = (relu ? max(in[k], 0) : in[k]) * (field k - k0 of w >= t ? s : 0) for
+/// k0 <= k < k0 + count (count <= 4).
+template <class Scalar>
+KOKKOS_INLINE_FUNCTION void dropout_entries(Scalar const *__restrict__ in, Scalar *__restrict__ out,
+                                            std::int64_t k0, int count, std::uint64_t w,
+                                            std::uint32_t t, Scalar s, bool relu) {
+  for (int q = 0; q < count; ++q) {
+    const Scalar v = in[k0 + q];
+    const Scalar kept =
+        Scalar(static_cast<int>((static_cast<std::uint32_t>(w >> (16 * q)) & 0xffffu) >= t));
+    out[k0 + q] = (relu ? relu_value(v) : v) * (kept * s);
+  }
+}
+
+/// out[k] = (relu ? max(in[k], 0) : in[k]) * scale where entry k is kept, 0 where it is dropped
+/// (every entry is kept when !drop), for k < n. Branch-free, so a dropped inf or NaN gives NaN
+/// (ReLU maps NaN to 0 first). In place (in == out) is allowed: entry k is read before it is
+/// written, by the same thread.
+template <class ExecutionSpace, class Scalar>
+void apply_dropout(ExecutionSpace const &space, char const *label,
+                   DropoutMask<typename ExecutionSpace::memory_space> const &m, bool drop,
+                   bool relu, Scalar scale, Scalar const *in, Scalar *out, std::int64_t n) {
+  for_each_span(
+      space, label, n,
+      KOKKOS_LAMBDA(std::int64_t begin, std::int64_t end) {
+        const auto mask = m;
+        const std::uint32_t t = mask.threshold;
+        const bool r = relu;
+        const Scalar s = scale;
+        // four entries at a time (the pieces start at multiples of 4); the last piece's tail
+        const std::int64_t full = begin + (end - begin) / 4 * 4;
+        const int tail = static_cast<int>(end - full);
+        if (!drop) {
+          for (std::int64_t k0 = begin; k0 < full; k0 += 4)
+            dropout_entries(in, out, k0, 4, ~std::uint64_t(0), t, s, r);
+          dropout_entries(in, out, full, tail, ~std::uint64_t(0), t, s, r);
+        } else if (mask.keys.extent(0) == 0) { // one mix per four entries, no row lookup
+          const std::uint64_t key = mask.key, gamma = splitmix64_gamma();
+          for (std::int64_t k0 = begin; k0 < full; k0 += 4)
+            dropout_entries(in, out, k0, 4,
+                            layer_rng::mix64(key + static_cast<std::uint64_t>(k0 >> 2) * gamma), t,
+                            s, r);
+          dropout_entries(in, out, full, tail,
+                          layer_rng::mix64(key + static_cast<std::uint64_t>(full >> 2) * gamma), t,
+                          s, r);
+        } else {
+          for (std::int64_t k0 = begin; k0 < full; k0 += 4)
+            dropout_entries(in, out, k0, 4, mask.draws4(k0, end), t, s, r);
+          if (tail > 0)
+            dropout_entries(in, out, full, tail, mask.draws4(full, end), t, s, r);
+        }
+      },
+      4);
+}
+
+} // namespace detail
 
 /// \brief Seeded dropout; backward draws the last training forward's mask again from its key,
 /// so no mask is stored (N x width bytes saved per layer).
@@ -82,13 +176,8 @@ public:
         Kokkos::deep_copy(space, y, x);
       return;
     }
-    const DropoutMask<memory_space> m{key_, threshold(), keys_, cols_};
-    const Scalar scale = Scalar(1.0 / (1.0 - p_));
-    Scalar const *xp = x.data(); // flat: no k / m, k % m per entry (contiguous, checked)
-    Scalar *yp = y.data();
-    Kokkos::parallel_for(
-        "ttgnn::dropout::forward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows_ * cols_),
-        KOKKOS_LAMBDA(std::int64_t k) { yp[k] = m.keep(k) ? xp[k] * scale : Scalar(0); });
+    detail::apply_dropout(space, "ttgnn::dropout::forward", current_mask(), true, false, scale(),
+                          x.data(), y.data(), rows_ * cols_);
   }
 
   /// \brief Fused y = dropout(relu(x)) (one pass over x, one mask draw per entry: the mask of
@@ -96,17 +185,8 @@ public:
   /// unchanged until then). In place is allowed.
   void forward_relu(ExecutionSpace const &space, matrix_type const &x, matrix_type const &y) {
     const bool drop = start_forward(x, y, true);
-    const DropoutMask<memory_space> m{key_, threshold(), keys_, cols_};
-    const Scalar scale = drop ? Scalar(1.0 / (1.0 - p_)) : Scalar(1);
-    Scalar const *xp = x.data();
-    Scalar *yp = y.data();
-    Kokkos::parallel_for(
-        "ttgnn::dropout::forward_relu",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows_ * cols_),
-        KOKKOS_LAMBDA(std::int64_t k) {
-          const Scalar v = xp[k];
-          yp[k] = v > Scalar(0) && (!drop || m.keep(k)) ? v * scale : Scalar(0);
-        });
+    detail::apply_dropout(space, "ttgnn::dropout::forward_relu", current_mask(), drop, true,
+                          drop ? scale() : Scalar(1), x.data(), y.data(), rows_ * cols_);
     relu_out_ = y;
   }
 
@@ -120,13 +200,8 @@ public:
         Kokkos::deep_copy(space, grad_x, grad_y);
       return;
     }
-    const DropoutMask<memory_space> m{key_, threshold(), keys_, cols_};
-    const Scalar scale = Scalar(1.0 / (1.0 - p_));
-    Scalar const *gy = grad_y.data();
-    Scalar *gx = grad_x.data();
-    Kokkos::parallel_for(
-        "ttgnn::dropout::backward", Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows_ * cols_),
-        KOKKOS_LAMBDA(std::int64_t k) { gx[k] = m.keep(k) ? gy[k] * scale : Scalar(0); });
+    detail::apply_dropout(space, "ttgnn::dropout::backward", current_mask(), true, false, scale(),
+                          grad_y.data(), grad_x.data(), rows_ * cols_);
   }
 
   /// \brief Backward of forward_relu: grad_x = grad_y / (1 - p) where y > 0, else 0. No mask is
@@ -135,14 +210,21 @@ public:
                      matrix_type const &grad_x) {
     if (!start_backward(grad_y, grad_x, true))
       return;
-    const Scalar scale = dropped_ ? Scalar(1.0 / (1.0 - p_)) : Scalar(1);
+    const Scalar s0 = dropped_ ? scale() : Scalar(1);
     Scalar const *yp = relu_out_.data();
     Scalar const *gy = grad_y.data();
     Scalar *gx = grad_x.data();
-    Kokkos::parallel_for(
-        "ttgnn::dropout::backward_relu",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0, rows_ * cols_),
-        KOKKOS_LAMBDA(std::int64_t k) { gx[k] = yp[k] > Scalar(0) ? gy[k] * scale : Scalar(0); });
+    for_each_span(
+        space, "ttgnn::dropout::backward_relu", rows_ * cols_,
+        KOKKOS_LAMBDA(std::int64_t begin, std::int64_t end) {
+          // restrict: entry k is read before it is written (in place is allowed)
+          const Scalar s = s0;
+          Scalar const *__restrict__ y = yp;
+          Scalar const *__restrict__ g = gy;
+          Scalar *__restrict__ out = gx;
+          for (std::int64_t k = begin; k < end; ++k) // a product: no branch
+            out[k] = g[k] * (Scalar(y[k] > Scalar(0)) * s);
+        });
   }
 
   void add_workspace(ByteLedger &ledger) const override { ledger.add(relu_out_); }
@@ -151,7 +233,7 @@ public:
   Kokkos::View<std::uint8_t *, memory_space> mask() const {
     Kokkos::View<std::uint8_t *, memory_space> out("ttgnn::dropout::mask",
                                                    dropped_ ? rows_ * cols_ : 0);
-    const DropoutMask<memory_space> m{key_, threshold(), keys_, cols_};
+    const DropoutMask<memory_space> m = current_mask();
     Kokkos::parallel_for(
         "ttgnn::dropout::mask", Kokkos::RangePolicy<ExecutionSpace>(0, out.extent(0)),
         KOKKOS_LAMBDA(std::int64_t k) { out(k) = m.keep(k) ? 1 : 0; });
@@ -203,11 +285,15 @@ private:
   Kokkos::View<const std::int64_t *, memory_space> keys_;
   std::uint64_t key_ = 0; ///< key of the last training forward's mask
 
-  /// keep iff uniform01(bits) >= p, i.e. (bits >> 11) >= ceil(p 2^53): the same test in
-  /// integers (p 2^53 is exact in double)
-  std::uint64_t threshold() const {
-    return static_cast<std::uint64_t>(std::ceil(p_ * 9007199254740992.0));
+  /// keep iff the 16-bit draw is >= round(p 2^16) (at most 2^16 - 1): p rounded to a multiple
+  /// of 2^-16
+  std::uint32_t threshold() const {
+    const double t = std::round(p_ * 65536.0);
+    return t > 65535.0 ? 65535u : static_cast<std::uint32_t>(t);
   }
+  /// 1 / the keep probability of the rounded p (the expectation of the output is the input)
+  Scalar scale() const { return Scalar(65536.0 / (65536.0 - threshold())); }
+  DropoutMask<memory_space> current_mask() const { return {key_, threshold(), keys_, cols_}; }
 };
 
 } // namespace ttgnn

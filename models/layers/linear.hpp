@@ -6,6 +6,7 @@
 
 #include "core/linalg/column_sums.hpp"
 #include "core/linalg/dense_gemm.hpp"
+#include "core/linalg/for_each_entry.hpp"
 #include "models/layers/dense_layer.hpp"
 #include "models/layers/layer.hpp"
 #include "models/layers/parameter_init.hpp"
@@ -25,9 +26,9 @@ void add_bias(ExecutionSpace const &space, Matrix<Scalar, ExecutionSpace> const 
               Kokkos::View<Scalar *, typename ExecutionSpace::memory_space> const &b) {
   const std::int64_t n = static_cast<std::int64_t>(y.extent(0));
   const std::int64_t m = static_cast<std::int64_t>(y.extent(1));
-  Kokkos::parallel_for(
-      "ttgnn::layer::add_bias", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n * m),
-      KOKKOS_LAMBDA(std::int64_t k) { y(k / m, k % m) += b(k % m); });
+  for_each_entry(
+      space, "ttgnn::layer::add_bias", n, m,
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) { y(i, j) += b(j); });
 }
 
 } // namespace detail

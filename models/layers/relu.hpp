@@ -4,6 +4,7 @@
 /// \brief y = max(x, 0), element-wise. In place is allowed (y may be x, grad_x may be grad_y):
 /// backward uses the sign of the output.
 
+#include "core/linalg/for_each_entry.hpp"
 #include "models/layers/layer.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -21,13 +22,11 @@ public:
   void forward(ExecutionSpace const &space, matrix_type const &x, matrix_type const &y) {
     detail::require_extents(y, x.extent(0), x.extent(1), "ttgnn::ReLU::forward: y");
     y_ = y;
-    const std::int64_t m = static_cast<std::int64_t>(x.extent(1));
-    Kokkos::parallel_for(
-        "ttgnn::relu::forward",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(x.size())),
-        KOKKOS_LAMBDA(std::int64_t k) {
-          const Scalar v = x(k / m, k % m);
-          y(k / m, k % m) = v > Scalar(0) ? v : Scalar(0);
+    for_each_entry(
+        space, "ttgnn::relu::forward", static_cast<std::int64_t>(x.extent(0)),
+        static_cast<std::int64_t>(x.extent(1)), KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) {
+          const Scalar v = x(i, j);
+          y(i, j) = v > Scalar(0) ? v : Scalar(0);
         });
   }
 
@@ -37,13 +36,12 @@ public:
       return;
     detail::require_extents(grad_y, y_.extent(0), y_.extent(1), "ttgnn::ReLU::backward: grad_y");
     detail::require_extents(grad_x, y_.extent(0), y_.extent(1), "ttgnn::ReLU::backward: grad_x");
-    const std::int64_t m = static_cast<std::int64_t>(y_.extent(1));
     auto y = y_;
-    Kokkos::parallel_for(
-        "ttgnn::relu::backward",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0, static_cast<std::int64_t>(y.size())),
-        KOKKOS_LAMBDA(std::int64_t k) {
-          grad_x(k / m, k % m) = y(k / m, k % m) > Scalar(0) ? grad_y(k / m, k % m) : Scalar(0);
+    // a product, not a branch on the sign: the signs are random, the branch mispredicted
+    for_each_entry(
+        space, "ttgnn::relu::backward", static_cast<std::int64_t>(y.extent(0)),
+        static_cast<std::int64_t>(y.extent(1)), KOKKOS_LAMBDA(std::int64_t i, std::int64_t j) {
+          grad_x(i, j) = grad_y(i, j) * Scalar(y(i, j) > Scalar(0));
         });
   }
 

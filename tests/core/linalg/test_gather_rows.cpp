@@ -1,5 +1,6 @@
 // gather_rows against a host loop: float and int8 rows, repeated and unordered ids, a single
-// column, 112 columns (multi-label targets) and no ids; for_each_entry visits every entry once.
+// column, 112 columns (multi-label targets) and no ids; for_each_entry visits every entry once,
+// for_each_span every index once in aligned pieces.
 #include "core/linalg/for_each_entry.hpp"
 #include "core/linalg/gather_rows.hpp"
 #include "test_harness.hpp"
@@ -81,5 +82,46 @@ TTGNN_TEST_ALL_SPACES("for_each_entry visits every entry of a matrix once") {
     const std::int64_t rows = shape.first, cols = shape.second;
     INFO(rows << " x " << cols);
     check_for_each_entry<ExecutionSpace>(rows, cols);
+  }
+}
+
+namespace {
+
+/// for_each_span covers [0, n) once, in pieces that start at multiples of the grain and hold a
+/// multiple of it (but the last): out(k) counts the visits of k; bad counts misaligned pieces.
+template <class Space> void check_for_each_span(std::int64_t n, std::int64_t grain) {
+  Space space;
+  Kokkos::View<int *, typename Space::memory_space> out("ttgnn::test::visits", n);
+  Kokkos::View<int, typename Space::memory_space> bad("ttgnn::test::bad");
+  ttgnn::for_each_span(
+      space, "ttgnn::test::span", n,
+      KOKKOS_LAMBDA(std::int64_t begin, std::int64_t end) {
+        if (begin % grain != 0 || (end != n && (end - begin) % grain != 0) || end <= begin)
+          Kokkos::atomic_add(&bad(), 1);
+        for (std::int64_t k = begin; k < end; ++k)
+          out(k) += 1;
+      },
+      grain);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bad);
+  int wrong = 0;
+  for (std::int64_t k = 0; k < n; ++k)
+    wrong += h(k) != 1;
+  CHECK(wrong == 0);
+  CHECK(hb() == 0);
+}
+
+} // namespace
+
+TTGNN_TEST_ALL_SPACES("for_each_span covers a range once in grain-aligned pieces") {
+  for (auto const &shape : {std::pair<std::int64_t, std::int64_t>{0, 1},
+                            {1, 1},
+                            {5, 4},
+                            {4096, 1},
+                            {4097, 4},
+                            {100003, 4},
+                            {50000, 3}}) {
+    INFO("n " << shape.first << ", grain " << shape.second);
+    check_for_each_span<ExecutionSpace>(shape.first, shape.second);
   }
 }

@@ -98,85 +98,19 @@ template <class Space> void check_elementwise_gradients() {
   check_plain_layer<Space>(fused_layer, 6, 5, 5, "relu + dropout (eval)", 0.05);
 }
 
-template <class Space> void check_dropout_behaviour() {
+/// Row keys: row i draws the mask of row keys(i) of an unkeyed call. Keys = rows of x in
+/// reverse order: keyed row i equals unkeyed row n - 1 - i (same seed and step); identity keys
+/// equal the unkeyed mask. A wrong key count is refused.
+template <class Space> void check_row_keys(std::int64_t n, std::int64_t m, double p) {
   const Space space;
-  const std::int64_t n = 400, m = 250; // 100000 entries
-  auto x = random_matrix<Space>(n, m, 71, 0.01);
-  Mat<Space> y1("ttgnn::test::y1", n, m), y2("ttgnn::test::y2", n, m), y3("ttgnn::test::y3", n, m);
-  const double p = 0.3;
-  ttgnn::Dropout<double, Space> a(p, 5), b(p, 5), c(p, 6);
-  a.forward(space, x, y1);
-  b.forward(space, x, y2);
-  c.forward(space, x, y3);
-  CHECK(a.step() == 1);
+  auto x = random_matrix<Space>(n, m, 73, 0.01);
   auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  Mat<Space> y1("ttgnn::test::y1", n, m), y2("ttgnn::test::y2", n, m), y3("ttgnn::test::y3", n, m);
+  ttgnn::Dropout<double, Space> unkeyed(p, 5);
+  unkeyed.forward(space, x, y1);
   auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
-  auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y2);
-  auto h3 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y3);
-  std::int64_t kept = 0, same_as_other_seed = 0, mismatched = 0, bad_scale = 0;
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < m; ++j) {
-      if (h1(i, j) != h2(i, j))
-        ++mismatched;
-      if ((h1(i, j) != 0) == (h3(i, j) != 0))
-        ++same_as_other_seed;
-      if (h1(i, j) != 0) {
-        ++kept;
-        if (std::fabs(h1(i, j) - hx(i, j) / (1 - p)) > 1e-15)
-          ++bad_scale;
-      }
-    }
-  CHECK(mismatched == 0); // same seed, same step: same mask
-  CHECK(bad_scale == 0);  // kept entries are scaled by 1 / (1 - p)
-  // Reference: entry k of mask number s of seed z is kept iff
-  // uniform01(mix64(key + k gamma)) >= p with key = mix64(mix64(z) ^ mix64(s)), i.e. draw k of
-  // the splitmix64 stream starting at key (the kernel tests it in integers; the two must agree
-  // on every entry)
-  namespace rng = ttgnn::layer_rng;
-  const std::uint64_t key = rng::mix64(rng::mix64(5) ^ rng::mix64(0));
-  std::int64_t formula_mismatch = 0;
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < m; ++j) {
-      const std::uint64_t k = static_cast<std::uint64_t>(i * m + j);
-      const bool keep = rng::uniform01(rng::mix64(key + k * ttgnn::splitmix64_gamma())) >= p;
-      if (hx(i, j) != 0) // x is kept 0.01 away from 0: a kept entry is non-zero
-        formula_mismatch += keep != (h1(i, j) != 0) ? 1 : 0;
-    }
-  CHECK(formula_mismatch == 0);
-  // Kept count ~ Binomial(N, 1 - p): mean 70000, sigma = sqrt(N p (1 - p)) ~ 145; allow 6 sigma.
-  const double nn = double(n * m), sigma = std::sqrt(nn * p * (1 - p));
-  CHECK(std::fabs(double(kept) - nn * (1 - p)) <= 6 * sigma);
-  // Another seed gives an independent mask: agreement ~ p^2 + (1-p)^2 = 0.58 of the entries.
-  const double agree = 0.58 * nn, sigma_agree = std::sqrt(nn * 0.58 * 0.42);
-  CHECK(std::fabs(double(same_as_other_seed) - agree) <= 6 * sigma_agree);
-  // The next step draws a new mask; reset_parameters(seed) restarts the stream.
-  a.forward(space, x, y2);
-  Kokkos::deep_copy(h2, y2);
-  std::int64_t differ = 0;
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < m; ++j)
-      differ += (h1(i, j) != 0) != (h2(i, j) != 0);
-  CHECK(differ > 0);
-  a.reset_parameters(5);
-  a.forward(space, x, y2);
-  Kokkos::deep_copy(h2, y2);
-  differ = 0;
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < m; ++j)
-      differ += h1(i, j) != h2(i, j);
-  CHECK(differ == 0);
-  // Evaluation: identity.
-  a.set_training(false);
-  a.forward(space, x, y2);
-  Kokkos::deep_copy(h2, y2);
-  differ = 0;
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < m; ++j)
-      differ += h2(i, j) != hx(i, j);
-  CHECK(differ == 0);
-  // Row keys: row i draws the mask of row keys(i) of an unkeyed call. Keys = rows of x in
-  // reverse order: keyed row i equals unkeyed row n - 1 - i (same seed and step); identity
-  // keys equal the unkeyed mask. A wrong key count is refused.
+  auto h2 = Kokkos::create_mirror_view(y2);
+  auto h3 = Kokkos::create_mirror_view(y3);
   {
     using Keys = Kokkos::View<std::int64_t *, typename Space::memory_space>;
     Keys rev("ttgnn::test::rev", n), id("ttgnn::test::id", n);
@@ -212,6 +146,91 @@ template <class Space> void check_dropout_behaviour() {
     Mat<Space> small("ttgnn::test::small", n - 1, m);
     CHECK_THROWS_AS(keyed.forward(space, small, small), ttgnn::ConfigError);
   }
+}
+
+template <class Space> void check_dropout_behaviour() {
+  const Space space;
+  const std::int64_t n = 400, m = 250; // 100000 entries
+  auto x = random_matrix<Space>(n, m, 71, 0.01);
+  Mat<Space> y1("ttgnn::test::y1", n, m), y2("ttgnn::test::y2", n, m), y3("ttgnn::test::y3", n, m);
+  const double p = 0.3;
+  ttgnn::Dropout<double, Space> a(p, 5), b(p, 5), c(p, 6);
+  a.forward(space, x, y1);
+  b.forward(space, x, y2);
+  c.forward(space, x, y3);
+  CHECK(a.step() == 1);
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
+  auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y2);
+  auto h3 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y3);
+  // p rounded to the draws' resolution: threshold round(p 2^16), scale 1 / (1 - rounded p)
+  const std::uint32_t threshold = static_cast<std::uint32_t>(std::round(p * 65536.0));
+  const double scale = 65536.0 / (65536.0 - threshold);
+  CHECK(std::fabs(scale - 1 / (1 - p)) <= 1 / (1 - p) * 2e-5);
+  std::int64_t kept = 0, same_as_other_seed = 0, mismatched = 0, bad_scale = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < m; ++j) {
+      if (h1(i, j) != h2(i, j))
+        ++mismatched;
+      if ((h1(i, j) != 0) == (h3(i, j) != 0))
+        ++same_as_other_seed;
+      if (h1(i, j) != 0) {
+        ++kept;
+        if (std::fabs(h1(i, j) - hx(i, j) * scale) > 1e-15)
+          ++bad_scale;
+      }
+    }
+  CHECK(mismatched == 0); // same seed, same step: same mask
+  CHECK(bad_scale == 0);  // kept entries are scaled by 1 / (1 - p)
+  // Reference: entry k of mask number s of seed z is kept iff its 16-bit draw, bits
+  // 16 (k mod 4) .. 16 (k mod 4) + 15 of mix64(key + (k div 4) gamma) with
+  // key = mix64(mix64(z) ^ mix64(s)) (output k div 4 of the splitmix64 stream starting at key),
+  // is >= round(p 2^16)
+  namespace rng = ttgnn::layer_rng;
+  const std::uint64_t key = rng::mix64(rng::mix64(5) ^ rng::mix64(0));
+  std::int64_t formula_mismatch = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < m; ++j) {
+      const std::uint64_t k = static_cast<std::uint64_t>(i * m + j);
+      const std::uint64_t word = rng::mix64(key + (k / 4) * ttgnn::splitmix64_gamma());
+      const bool keep = ((word >> (16 * (k % 4))) & 0xffffu) >= threshold;
+      if (hx(i, j) != 0) // x is kept 0.01 away from 0: a kept entry is non-zero
+        formula_mismatch += keep != (h1(i, j) != 0) ? 1 : 0;
+    }
+  CHECK(formula_mismatch == 0);
+  // Kept count ~ Binomial(N, 1 - p): mean 70000, sigma = sqrt(N p (1 - p)) ~ 145; allow 6 sigma.
+  const double nn = double(n * m), sigma = std::sqrt(nn * p * (1 - p));
+  CHECK(std::fabs(double(kept) - nn * (1 - p)) <= 6 * sigma);
+  // Another seed gives an independent mask: agreement ~ p^2 + (1-p)^2 = 0.58 of the entries.
+  const double agree = 0.58 * nn, sigma_agree = std::sqrt(nn * 0.58 * 0.42);
+  CHECK(std::fabs(double(same_as_other_seed) - agree) <= 6 * sigma_agree);
+  // The next step draws a new mask; reset_parameters(seed) restarts the stream.
+  a.forward(space, x, y2);
+  Kokkos::deep_copy(h2, y2);
+  std::int64_t differ = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < m; ++j)
+      differ += (h1(i, j) != 0) != (h2(i, j) != 0);
+  CHECK(differ > 0);
+  a.reset_parameters(5);
+  a.forward(space, x, y2);
+  Kokkos::deep_copy(h2, y2);
+  differ = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < m; ++j)
+      differ += h1(i, j) != h2(i, j);
+  CHECK(differ == 0);
+  // Evaluation: identity.
+  a.set_training(false);
+  a.forward(space, x, y2);
+  Kokkos::deep_copy(h2, y2);
+  differ = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < m; ++j)
+      differ += h2(i, j) != hx(i, j);
+  CHECK(differ == 0);
+  check_row_keys<Space>(n, m, p);  // rows of 250 entries: four draws from up to four mixes
+  check_row_keys<Space>(60, 8, p); // rows of 8 entries: four draws from one mix
   using D = ttgnn::Dropout<double, Space>;
   CHECK_THROWS_AS(D(1.0), ttgnn::ConfigError);
 }
