@@ -120,12 +120,14 @@ public:
     }
     tt_ = std::move(tt);
     full_.reset();
+    identity_rows_ = false;
     opt_.reset(); // it stepped the previous table
     node_rows_ = rows;
   }
   /// \brief A full table with a dense gradient; node v reads row v.
   void set_full_embedding(std::shared_ptr<full_type> full) {
     set_full_table(std::move(full), all_nodes_);
+    identity_rows_ = true;
   }
   /// \brief A full table with a dense gradient; node v reads row node_rows(v) (an int64 View
   /// in any memory space, copied as for set_tt_embedding).
@@ -254,11 +256,27 @@ public:
     workspace.add(all_nodes_).add(rows_).add(emb_).add(grad_emb_).add(all_);
   }
 
-  /// \brief All N nodes at once (full batch): the features themselves when there is no table
-  /// (no copy), else a buffer owned by this object, overwritten by the next call.
+  /// \brief Whether the input rows of all nodes are a full table's own rows (no features,
+  /// node v reads row v): forward_all returns the table, input_gradient() its gradient.
+  bool table_is_input() const { return full_ && identity_rows_ && feature_dim() == 0; }
+  /// \brief Where a full-batch backward may write dL/d(forward_all's rows) directly: the
+  /// table's dense gradient when table_is_input() (backward then has nothing left to do), else
+  /// empty.
+  matrix_type input_gradient() const {
+    return table_is_input() ? matrix_type(full_->dense_gradient()) : matrix_type();
+  }
+
+  /// \brief All N nodes at once (full batch): the features themselves when there is no table,
+  /// the table itself when table_is_input() (no copy: leave it unchanged), else a buffer owned
+  /// by this object, overwritten by the next call.
   matrix_type const &forward_all(ExecutionSpace const &space) {
     if (!has_embedding())
       return features_;
+    if (table_is_input()) {
+      rows_ = all_nodes_;
+      batch_ = n_;
+      return full_->table();
+    }
     ensure(all_, "ttgnn::node_input::rows", n_, dim());
     forward(space, all_nodes_, all_);
     return all_;
@@ -275,6 +293,15 @@ public:
       throw ConfigError("NodeInput::backward: grad_out is " + std::to_string(grad_out.extent(0)) +
                         "x" + std::to_string(grad_out.extent(1)) + ", expected " +
                         std::to_string(batch_) + "x" + std::to_string(f + e));
+    if (table_is_input() && batch_ == n_ && rows_.data() == all_nodes_.data()) {
+      // rows 0 .. N-1 in order: the gradient is grad_out itself, no grouping by row
+      const auto grad = full_->dense_gradient();
+      if (grad_out.data() != grad.data())
+        for_each_entry(
+            space, "ttgnn::node_input::table_grad", n_, e,
+            KOKKOS_LAMBDA(std::int64_t b, std::int64_t j) { grad(b, j) += grad_out(b, j); });
+      return;
+    }
     if (f == 0) {
       grad_lookup(space, grad_out);
       return;
@@ -311,6 +338,7 @@ private:
     return rows;
   }
   void set_full_table(std::shared_ptr<full_type> full, index_view const &node_rows) {
+    identity_rows_ = false;
     if (full->options().gradient != FullGradient::dense)
       throw ConfigError("NodeInput: the full embedding must have a dense gradient");
     check_rows(node_rows, full->num_rows());
@@ -363,6 +391,7 @@ private:
   std::shared_ptr<tt_type> tt_;
   std::shared_ptr<full_type> full_;
   index_view node_rows_, all_nodes_, rows_;
+  bool identity_rows_ = false; ///< a full table read at row = node id
   std::int64_t batch_ = 0;
   matrix_type emb_, grad_emb_, all_;
   std::unique_ptr<TrainerAdam<Scalar, ExecutionSpace>> opt_;

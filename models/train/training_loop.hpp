@@ -76,6 +76,10 @@ template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t> stru
   /// x is this step's own copy (recomputed every step, not read after the step): the model
   /// drops it out in place and dL/dx is written over it, so neither needs a buffer of x's size.
   bool x_scratch = false;
+  /// Where dL/dx goes when the input owns a buffer for it (x is a full table's own rows and
+  /// this its dense gradient: no copy of x, no separate gradient); empty: a buffer of the loop's
+  /// (or x itself when x_scratch).
+  Matrix<Scalar, ExecutionSpace> grad_x;
 };
 
 /// How the TrainingLoop compares evaluations.
@@ -274,7 +278,9 @@ public:
       if (b.seeds != b.batch_seeds) // d(batch mean)/d(slice mean) = slice rows / batch rows
         detail::scale_rows(space_, grad_logits_, Scalar(double(b.seeds) / double(b.batch_seeds)));
       matrix_type gx;
-      if (input_.trainable() && b.x_scratch) {
+      if (input_.trainable() && b.grad_x.data() != nullptr) {
+        gx = b.grad_x;
+      } else if (input_.trainable() && b.x_scratch) {
         gx = b.x; // GnnModel::backward reads x before it writes dL/dx
       } else if (input_.trainable()) {
         grad_x_ = grad_x_ws_.rows("ttgnn::train::grad_x", b.x.extent(0), b.x.extent(1));

@@ -46,7 +46,9 @@ public:
     batch_type b;
     b.ops = {a_};
     b.x = input_.forward_all(space);
-    b.x_scratch = input_.has_embedding(); // its rows are looked up again every step
+    // a looked-up copy is looked up again every step; a table that is the input is not scratch
+    b.x_scratch = input_.has_embedding() && !input_.table_is_input();
+    b.grad_x = input_.input_gradient();
     b.targets = targets_;
     b.loss_rows = train_;
     b.seeds = b.batch_seeds = static_cast<std::int64_t>(train_.extent(0));
