@@ -1,6 +1,6 @@
 // Dropout: finite-difference gradient checks (with ReLU, and fused with ReLU), the fused
 // kernels against ReLU then Dropout, seeded masks against the counter-based formula, the
-// keep rate, row keys, evaluation and errors.
+// keep rate, row keys, evaluation, special values (NaN, -0, inf) and errors.
 #include "core/counter_rng.hpp"
 #include "core/error.hpp"
 #include "models/layers/dropout.hpp"
@@ -11,6 +11,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 namespace {
@@ -78,6 +80,45 @@ template <class Space> void check_fused_relu_dropout() {
     CHECK_THROWS_AS(fused.backward(space, gy, g1), ttgnn::ConfigError);
     apart.forward(space, x, y1);
     CHECK_THROWS_AS(apart.backward_relu(space, gy, g1), ttgnn::ConfigError);
+  }
+}
+
+/// Special values: the fused ReLU + dropout gives bitwise what ReLU gives (NaN and -0 map to
+/// +0, +inf stays) when nothing is dropped (evaluation); in training a NaN input never leaks
+/// into the output (ReLU maps it to 0 first), and +inf gives inf where kept and NaN (inf * 0,
+/// as in PyTorch) where dropped.
+template <class Space> void check_fused_relu_special_values() {
+  FpTrapOff guard; // NaN and inf are the inputs here
+  const Space space;
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> v = {std::nan(""), -0.0, inf, -inf, 1.5, -2.0, 0.0, 3e-310};
+  const std::int64_t n = 3, m = std::int64_t(v.size());
+  Mat<Space> x("ttgnn::test::x", n, m), r("ttgnn::test::r", n, m), y("ttgnn::test::y", n, m);
+  auto hx = Kokkos::create_mirror_view(x);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < m; ++j)
+      hx(i, j) = v[j];
+  Kokkos::deep_copy(x, hx);
+  ttgnn::ReLU<double, Space> relu;
+  relu.forward(space, x, r);
+  for (bool training : {false, true}) {
+    CAPTURE(training);
+    ttgnn::Dropout<double, Space> fused(0.5, 3);
+    fused.set_training(training);
+    fused.forward_relu(space, x, y);
+    auto hr = to_host(r), hy = to_host(y);
+    for (std::size_t k = 0; k < hy.size(); ++k) {
+      CAPTURE(k);
+      if (!training) {
+        CHECK(std::memcmp(&hr[k], &hy[k], sizeof(double)) == 0);
+      } else if (std::isinf(hr[k])) {
+        CHECK((std::isnan(hy[k]) || hy[k] == hr[k]));
+      } else { // dropped (+0), or kept and scaled by 1 / (1 - p) = 2
+        CHECK(!std::isnan(hy[k]));
+        CHECK(!std::signbit(hy[k]));
+        CHECK((hy[k] == 0 || hy[k] == 2 * hr[k]));
+      }
+    }
   }
 }
 
@@ -243,6 +284,18 @@ TTGNN_TEST_ALL_SPACES("relu and dropout gradients") {
 TTGNN_TEST_ALL_SPACES("fused relu + dropout equals relu then dropout") {
   check_fused_relu_dropout<ExecutionSpace>();
 }
+// The OpenMP threads keep the floating-point trap test_main enables (FpTrapOff acts on the
+// calling thread only), so the special values run on Serial, the same host kernel, and CUDA.
+#ifdef KOKKOS_ENABLE_SERIAL
+TEST_CASE("fused relu + dropout maps NaN, -0 and inf as ReLU does<Kokkos::Serial>") {
+  check_fused_relu_special_values<Kokkos::Serial>();
+}
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+TEST_CASE("fused relu + dropout maps NaN, -0 and inf as ReLU does<Kokkos::Cuda>") {
+  check_fused_relu_special_values<Kokkos::Cuda>();
+}
+#endif
 TTGNN_TEST_ALL_SPACES("dropout is seeded and keeps 1 - p") {
   check_dropout_behaviour<ExecutionSpace>();
 }
