@@ -74,20 +74,28 @@ void kokkosp_request_tool_settings(std::uint32_t, Kokkos_Tools_ToolSettings *set
   settings->requires_global_fencing = true;
 }
 
-void kokkosp_init_library(int, std::uint64_t, std::uint32_t, void *) { timer = new Timer; }
+void kokkosp_init_library(int, std::uint64_t, std::uint32_t, void *) {
+  timer = new Timer;
+}
 
 void kokkosp_begin_parallel_for(char const *name, std::uint32_t, std::uint64_t *id) {
   timer->begin(name, id);
 }
-void kokkosp_end_parallel_for(std::uint64_t id) { timer->end(id); }
+void kokkosp_end_parallel_for(std::uint64_t id) {
+  timer->end(id);
+}
 void kokkosp_begin_parallel_reduce(char const *name, std::uint32_t, std::uint64_t *id) {
   timer->begin(name, id);
 }
-void kokkosp_end_parallel_reduce(std::uint64_t id) { timer->end(id); }
+void kokkosp_end_parallel_reduce(std::uint64_t id) {
+  timer->end(id);
+}
 void kokkosp_begin_parallel_scan(char const *name, std::uint32_t, std::uint64_t *id) {
   timer->begin(name, id);
 }
-void kokkosp_end_parallel_scan(std::uint64_t id) { timer->end(id); }
+void kokkosp_end_parallel_scan(std::uint64_t id) {
+  timer->end(id);
+}
 
 void kokkosp_finalize_library() {
   const double run = std::chrono::duration<double>(Clock::now() - timer->start).count();
