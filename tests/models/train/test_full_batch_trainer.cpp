@@ -485,6 +485,66 @@ TTGNN_TEST_ALL_SPACES("full-batch TT input: no row map is the identity, bit for 
   check_identity_rows<ExecutionSpace>();
 }
 
+/// A full table without features and without a row map is the first layer's input itself: no
+/// gathered copy (forward_all returns the table), and the gradient goes into the table's dense
+/// gradient, bit for bit that of the gather path (an explicit identity map); backward into
+/// input_gradient() itself leaves it as written.
+template <class Space> void check_table_as_input() {
+  Space space;
+  const std::int64_t n = 53, d = 6;
+  ttgnn::FullEmbeddingOptions fo;
+  fo.gradient = ttgnn::FullGradient::dense;
+  auto fill = [&](ttgnn::Matrix<float, Space> const &m, int seed) {
+    auto h = Kokkos::create_mirror_view(m);
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < d; ++j)
+        h(i, j) = static_cast<float>(std::sin(1.7 * double(i * d + j) + seed));
+    Kokkos::deep_copy(m, h);
+  };
+  auto make = [&](bool explicit_map) {
+    auto full = std::make_shared<ttgnn::FullEmbedding<float, Space>>(n, d, fo);
+    fill(full->table(), 1);
+    auto input = std::make_shared<ttgnn::NodeInput<float, Space>>(n);
+    if (explicit_map) {
+      Kokkos::View<std::int64_t *, Kokkos::HostSpace> iota("iota", n);
+      for (std::int64_t v = 0; v < n; ++v)
+        iota(v) = v;
+      input->set_full_embedding(full, iota);
+    } else {
+      input->set_full_embedding(full);
+    }
+    return std::make_pair(input, full);
+  };
+  auto [direct, dfull] = make(false);
+  auto [gathered, gfull] = make(true);
+  CHECK(direct->table_is_input());
+  CHECK(!gathered->table_is_input());
+  CHECK(gathered->input_gradient().data() == nullptr);
+  CHECK(direct->input_gradient().data() == dfull->dense_gradient().data());
+  const auto &x = direct->forward_all(space);
+  CHECK(x.data() == dfull->table().data());
+  CHECK(host_floats(x) == host_floats(gathered->forward_all(space)));
+  ttgnn::Matrix<float, Space> gf("g", n, d);
+  fill(gf, 2);
+  direct->zero_grad(space);
+  gathered->zero_grad(space);
+  direct->backward(space, gf);
+  gathered->backward(space, gf);
+  const auto expected = host_floats(gf);
+  CHECK(host_floats(dfull->dense_gradient()) == expected);
+  CHECK(host_floats(gfull->dense_gradient()) == expected);
+  // written in place by the model: nothing left to add
+  direct->zero_grad(space);
+  direct->forward_all(space);
+  Kokkos::deep_copy(direct->input_gradient(), gf);
+  direct->backward(space, direct->input_gradient());
+  CHECK(host_floats(dfull->dense_gradient()) == expected);
+}
+
+TTGNN_TEST_ALL_SPACES("full-batch full table without features: the table is the input") {
+  check_table_as_input<ExecutionSpace>();
+}
+
 TEST_CASE("learning-rate schedule: warm-up then reduce on plateau") {
   ttgnn::LrScheduleOptions o;
   o.warmup_epochs = 4;
