@@ -120,14 +120,12 @@ public:
     }
     tt_ = std::move(tt);
     full_.reset();
-    identity_rows_ = false;
     opt_.reset(); // it stepped the previous table
     node_rows_ = rows;
   }
   /// \brief A full table with a dense gradient; node v reads row v.
   void set_full_embedding(std::shared_ptr<full_type> full) {
     set_full_table(std::move(full), all_nodes_);
-    identity_rows_ = true;
   }
   /// \brief A full table with a dense gradient; node v reads row node_rows(v) (an int64 View
   /// in any memory space, copied as for set_tt_embedding).
@@ -258,7 +256,9 @@ public:
 
   /// \brief Whether the input rows of all nodes are a full table's own rows (no features,
   /// node v reads row v): forward_all returns the table, input_gradient() its gradient.
-  bool table_is_input() const { return full_ && identity_rows_ && feature_dim() == 0; }
+  bool table_is_input() const {
+    return full_ && node_rows_.data() == all_nodes_.data() && feature_dim() == 0;
+  }
   /// \brief Where a full-batch backward may write dL/d(forward_all's rows) directly: the
   /// table's dense gradient when table_is_input() (backward then has nothing left to do), else
   /// empty.
@@ -338,7 +338,6 @@ private:
     return rows;
   }
   void set_full_table(std::shared_ptr<full_type> full, index_view const &node_rows) {
-    identity_rows_ = false;
     if (full->options().gradient != FullGradient::dense)
       throw ConfigError("NodeInput: the full embedding must have a dense gradient");
     check_rows(node_rows, full->num_rows());
@@ -391,7 +390,6 @@ private:
   std::shared_ptr<tt_type> tt_;
   std::shared_ptr<full_type> full_;
   index_view node_rows_, all_nodes_, rows_;
-  bool identity_rows_ = false; ///< a full table read at row = node id
   std::int64_t batch_ = 0;
   matrix_type emb_, grad_emb_, all_;
   std::unique_ptr<TrainerAdam<Scalar, ExecutionSpace>> opt_;
