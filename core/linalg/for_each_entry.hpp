@@ -18,6 +18,9 @@ inline constexpr bool runs_on_host =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                typename ExecutionSpace::memory_space>::accessible;
 
+/// Entries per piece of for_each_span on host spaces (with a grain that divides it).
+inline constexpr std::int64_t host_piece = 4096;
+
 /// \brief f(i, j) for every i < rows, j < cols, on \p space, under \p label. f must not depend
 /// on the order of the entries (each entry is written by its own call).
 template <class ExecutionSpace, class F>
@@ -48,7 +51,7 @@ template <class ExecutionSpace, class F>
 void for_each_span(ExecutionSpace const &space, char const *label, std::int64_t n, F const &f,
                    std::int64_t grain = 1) {
   const std::int64_t piece =
-      runs_on_host<ExecutionSpace> ? (4096 + grain - 1) / grain * grain : grain;
+      runs_on_host<ExecutionSpace> ? (host_piece + grain - 1) / grain * grain : grain;
   const std::int64_t pieces = (n + piece - 1) / piece;
   Kokkos::parallel_for(
       label, Kokkos::RangePolicy<ExecutionSpace>(space, 0, pieces), KOKKOS_LAMBDA(std::int64_t p) {

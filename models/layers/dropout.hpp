@@ -33,6 +33,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -98,6 +99,59 @@ KOKKOS_INLINE_FUNCTION void dropout_entries(Scalar const *__restrict__ in, Scala
   }
 }
 
+/// Host: the 16-bit draws of mask entries e0 .. e0 + len - 1 (len <= host_piece) in d[0 ..
+/// len), d pointing into \p buf (host_piece + 4 entries). One mix per word, in a loop of its
+/// own: the loop that applies the draws then vectorises (a 4x-unrolled shift-and-compare per
+/// entry does not, and costs ten times as much).
+template <class MemorySpace>
+inline std::uint16_t const *host_draws(DropoutMask<MemorySpace> const &m, std::int64_t e0,
+                                       std::int64_t len, std::uint16_t *buf) {
+  const std::int64_t w0 = e0 >> 2, words = ((e0 & 3) + len + 3) >> 2;
+  for (std::int64_t i = 0; i < words; ++i) {
+    const std::uint64_t w = m.word(4 * (w0 + i));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (int q = 0; q < 4; ++q)
+      buf[4 * i + q] = static_cast<std::uint16_t>(w >> (16 * q));
+#else
+    std::memcpy(buf + 4 * i, &w, sizeof w); // field q (bits 16q and up) -> buf[4i + q]
+#endif
+  }
+  return buf + (e0 & 3);
+}
+
+/// Host: apply_dropout on entries begin .. end - 1 (at most host_piece of them), row segment
+/// by row segment when the mask has row keys.
+template <class MemorySpace, class Scalar>
+void host_dropout_piece(DropoutMask<MemorySpace> const &m, bool drop, bool relu, Scalar s,
+                        Scalar const *in, Scalar *out, std::int64_t begin, std::int64_t end) {
+  alignas(64) std::uint16_t buf[host_piece + 4];
+  const std::uint32_t t = m.threshold;
+  for (std::int64_t k = begin; k < end;) {
+    std::int64_t stop = end, e0 = k;
+    if (m.keys.extent(0) > 0) { // entry j of row i is entry keys(i) cols + j of the mask
+      const std::int64_t i = k / m.cols;
+      stop = end < (i + 1) * m.cols ? end : (i + 1) * m.cols;
+      e0 = m.keys(i) * m.cols + (k - i * m.cols);
+    }
+    const std::int64_t len = stop - k;
+    Scalar const *x = in + k; // not restrict: in place is allowed (the loops still vectorise,
+    Scalar *y = out + k;      // behind the compiler's overlap check)
+    if (!drop) {
+      for (std::int64_t j = 0; j < len; ++j)
+        y[j] = (relu ? relu_value(x[j]) : x[j]) * s;
+    } else {
+      std::uint16_t const *__restrict__ d = host_draws(m, e0, len, buf);
+      if (relu) // one loop per case: no select inside the vectorised loop
+        for (std::int64_t j = 0; j < len; ++j)
+          y[j] = relu_value(x[j]) * (Scalar(static_cast<int>(d[j] >= t)) * s);
+      else
+        for (std::int64_t j = 0; j < len; ++j)
+          y[j] = x[j] * (Scalar(static_cast<int>(d[j] >= t)) * s);
+    }
+    k = stop;
+  }
+}
+
 /// out[k] = (relu ? max(in[k], 0) : in[k]) * scale where entry k is kept, 0 where it is dropped
 /// (every entry is kept when !drop), for k < n. Branch-free, so a dropped inf or NaN gives NaN
 /// (ReLU maps NaN to 0 first). In place (in == out) is allowed: entry k is read before it is
@@ -106,37 +160,42 @@ template <class ExecutionSpace, class Scalar>
 void apply_dropout(ExecutionSpace const &space, char const *label,
                    DropoutMask<typename ExecutionSpace::memory_space> const &m, bool drop,
                    bool relu, Scalar scale, Scalar const *in, Scalar *out, std::int64_t n) {
-  for_each_span(
-      space, label, n,
-      KOKKOS_LAMBDA(std::int64_t begin, std::int64_t end) {
-        const auto mask = m;
-        const std::uint32_t t = mask.threshold;
-        const bool r = relu;
-        const Scalar s = scale;
-        // four entries at a time (the pieces start at multiples of 4); the last piece's tail
-        const std::int64_t full = begin + (end - begin) / 4 * 4;
-        const int tail = static_cast<int>(end - full);
-        if (!drop) {
-          for (std::int64_t k0 = begin; k0 < full; k0 += 4)
-            dropout_entries(in, out, k0, 4, ~std::uint64_t(0), t, s, r);
-          dropout_entries(in, out, full, tail, ~std::uint64_t(0), t, s, r);
-        } else if (mask.keys.extent(0) == 0) { // one mix per four entries, no row lookup
-          const std::uint64_t key = mask.key, gamma = splitmix64_gamma();
-          for (std::int64_t k0 = begin; k0 < full; k0 += 4)
-            dropout_entries(in, out, k0, 4,
-                            layer_rng::mix64(key + static_cast<std::uint64_t>(k0 >> 2) * gamma), t,
-                            s, r);
-          dropout_entries(in, out, full, tail,
-                          layer_rng::mix64(key + static_cast<std::uint64_t>(full >> 2) * gamma), t,
-                          s, r);
-        } else {
-          for (std::int64_t k0 = begin; k0 < full; k0 += 4)
-            dropout_entries(in, out, k0, 4, mask.draws4(k0, end), t, s, r);
-          if (tail > 0)
-            dropout_entries(in, out, full, tail, mask.draws4(full, end), t, s, r);
-        }
-      },
-      4);
+  if constexpr (runs_on_host<ExecutionSpace>) {
+    for_each_span(
+        space, label, n,
+        [=](std::int64_t begin, std::int64_t end) {
+          host_dropout_piece(m, drop, relu, scale, in, out, begin, end);
+        },
+        4);
+  } else {
+    for_each_span(
+        space, label, n,
+        KOKKOS_LAMBDA(std::int64_t begin, std::int64_t end) {
+          const auto mask = m;
+          const std::uint32_t t = mask.threshold;
+          const bool r = relu;
+          const Scalar s = scale;
+          // four entries at a time (the pieces start at multiples of 4); the last piece's tail
+          const std::int64_t full = begin + (end - begin) / 4 * 4;
+          const int tail = static_cast<int>(end - full);
+          if (!drop) {
+            for (std::int64_t k0 = begin; k0 < full; k0 += 4)
+              dropout_entries(in, out, k0, 4, ~std::uint64_t(0), t, s, r);
+            dropout_entries(in, out, full, tail, ~std::uint64_t(0), t, s, r);
+          } else if (mask.keys.extent(0) == 0) { // one mix per four entries, no row lookup
+            for (std::int64_t k0 = begin; k0 < full; k0 += 4)
+              dropout_entries(in, out, k0, 4, mask.word(k0), t, s, r);
+            if (tail > 0)
+              dropout_entries(in, out, full, tail, mask.word(full), t, s, r);
+          } else {
+            for (std::int64_t k0 = begin; k0 < full; k0 += 4)
+              dropout_entries(in, out, k0, 4, mask.draws4(k0, end), t, s, r);
+            if (tail > 0)
+              dropout_entries(in, out, full, tail, mask.draws4(full, end), t, s, r);
+          }
+        },
+        4);
+  }
 }
 
 } // namespace detail
