@@ -55,6 +55,7 @@
 #include "graph/neighbor_sampler.hpp"
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/order/label_propagation_order.hpp"
+#include "graph/order/locality.hpp"
 #include "graph/order/metis_partition.hpp"
 #include "graph/order/order_method.hpp"
 #include "graph/order/ordering.hpp"

@@ -12,11 +12,14 @@
 //       epoch time, peak RSS and the memory breakdown. emb is a full N x dim table (dense
 //       gradient), tt a 3-core TT table of rank tt-rank (row of node v = v). --mode gcn is
 //       --mode full --model gcn.
-//   bench_train --mode bandwidth --data DIR [--hidden 128 --reps 10 --triad-mb 800]
+//   bench_train --mode bandwidth --data DIR [--hidden 128 --reps 10 --triad-mb 800
+//               --orders original,rcm,lp-hier]
 //       a STREAM-like triad a[i] = b[i] + s*c[i] (doubles, best of reps, 3 x 8 bytes per
-//       element) and the SpMM of the GCN layer (gcn_norm of the exported graph times an
-//       N x hidden float matrix, median of reps), in the same process: the SpMM's bytes (CSR
-//       row_map + entries + values, X, Y) / time as a fraction of the triad's bandwidth.
+//       element) and the SpMM of the GCN layer (gcn_norm of the graph times an N x hidden
+//       float matrix, median of reps), in the same process: the SpMM's bytes (CSR row_map +
+//       entries + values, X, Y) / time as a fraction of the triad's bandwidth, one line per
+//       node order (the graph relabelled by it). DIR: written by --mode export, or a dataset
+//       in the OGB raw layout.
 //   bench_train --mode sage-minibatch [--nodes 2449029 --avg-degree 50.5 --features 100
 //               --classes 47 --train 0.08 --batch-size 1000 --fanout 5,10,15 --hidden 256
 //               --layers 3 --max-batches 40 --input feat|emb|tt --eval] [--data DIR --dim 64
@@ -42,6 +45,10 @@
 #include "core/tt/tt_shape.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "graph/io/npy_reader.hpp"
+#include "graph/io/ogb_loader.hpp"
+#include "graph/order/locality.hpp"
+#include "graph/order/ordering.hpp"
+#include "graph/permutation.hpp"
 #include "graph/synth/sbm_dataset.hpp"
 #include "models/train/full_batch_trainer.hpp"
 #include "models/layers/gcn_norm.hpp"
@@ -115,6 +122,18 @@ double load_average() {
   if (!(f >> l))
     l = -1;
   return l;
+}
+
+/// The comma-separated items of \p list.
+std::vector<std::string> split_list(std::string const &list) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= list.size()) {
+    const std::size_t end = std::min(list.find(',', begin), list.size());
+    out.push_back(list.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
 }
 
 /// The exported graph (int32 entries) read back from DIR.
@@ -294,42 +313,63 @@ int run_bandwidth(ttgnn::cli::Options const &o) {
   const double triad_gbs = triad_bytes / triad_best / 1e9;
   ta = tb = tc = Doubles(); // freed before the graph is read
 
-  Dataset<std::int32_t> data = read_graph(o.get("data"));
-  const auto a = gcn_norm<Scalar>(space, data.graph);
-  const std::int64_t n = a.num_rows, nnz = a.num_nonzeros(), f = o.get_int("hidden");
-  Matrix<Scalar, Space> x("spmm_x", n, f), y("spmm_y", n, f);
-  Kokkos::deep_copy(x, Scalar(1));
-  std::vector<double> times;
-  for (int r = 0; r < reps + 1; ++r) {
-    const auto t0 = Clock::now();
-    a.apply(space, x, y);
-    space.fence();
-    if (r > 0)
-      times.push_back(since(t0));
+  const std::string dir = o.get("data");
+  std::ifstream probe(dir + "/row_map.npy");
+  const Dataset<std::int32_t> data = probe ? read_graph(dir) : load_ogb<std::int32_t>(dir);
+  const std::int64_t f = o.get_int("hidden");
+  for (std::string const &name : split_list(o.get("orders"))) {
+    // the graph relabelled by the order (the SpMM's locality), as the pipeline would
+    OrderingOptions oo;
+    oo.method = parse_order_method(name);
+    oo.seed = static_cast<std::uint64_t>(o.get_int("seed"));
+    const NodeOrdering ord = compute_ordering(Kokkos::DefaultHostExecutionSpace(), data.graph, oo);
+    const auto graph =
+        oo.method == OrderMethod::original
+            ? data.graph
+            : permute_graph(Kokkos::DefaultHostExecutionSpace(), data.graph, ord.permutation);
+    const auto a = gcn_norm<Scalar>(space, graph);
+    const std::int64_t n = a.num_rows, nnz = a.num_nonzeros();
+    Matrix<Scalar, Space> x("spmm_x", n, f), y("spmm_y", n, f);
+    Kokkos::deep_copy(x, Scalar(1));
+    std::vector<double> times;
+    for (int r = 0; r < reps + 1; ++r) {
+      const auto t0 = Clock::now();
+      a.apply(space, x, y);
+      space.fence();
+      if (r > 0)
+        times.push_back(since(t0));
+    }
+    const double spmm_s = median(times);
+    // The least an SpMM moves: the CSR once (int64 row_map, int32 entries, float values), X
+    // read once, Y written once.
+    const double spmm_bytes = 8.0 * static_cast<double>(n + 1) + (4.0 + sizeof(Scalar)) * nnz +
+                              2.0 * sizeof(Scalar) * static_cast<double>(n * f);
+    const double spmm_gbs = spmm_bytes / spmm_s / 1e9;
+    JsonWriter j;
+    j.field("bench", "bandwidth");
+    j.field("impl", "ttgnn");
+    j.field("data", dir);
+    j.field("order", name);
+    j.field("order_s", ord.seconds);
+    // same-block arcs for blocks of rows filling 1 MiB (graph/order/locality.hpp)
+    j.field("block_locality",
+            block_locality(data.graph, std::max<std::int64_t>(1, (1 << 20) / (4 * f)),
+                           ord.permutation.old_to_new));
+    j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
+    j.field("triad_elements", static_cast<long long>(len));
+    j.field("triad_best_s", triad_best);
+    j.field("triad_gb_per_s", triad_gbs);
+    j.field("nodes", static_cast<long long>(n));
+    j.field("nonzeros", static_cast<long long>(nnz));
+    j.field("cols", static_cast<long long>(f));
+    j.field("spmm_s_median", spmm_s);
+    j.field("spmm_s", times);
+    j.field("spmm_bytes", spmm_bytes);
+    j.field("spmm_gb_per_s", spmm_gbs);
+    j.field("spmm_fraction_of_triad", spmm_gbs / triad_gbs);
+    j.field("loadavg_1min", load_average());
+    std::cout << j.str() << std::endl;
   }
-  const double spmm_s = median(times);
-  // The least an SpMM moves: the CSR once (int64 row_map, int32 entries, float values), X read
-  // once, Y written once.
-  const double spmm_bytes = 8.0 * static_cast<double>(n + 1) + (4.0 + sizeof(Scalar)) * nnz +
-                            2.0 * sizeof(Scalar) * static_cast<double>(n * f);
-  const double spmm_gbs = spmm_bytes / spmm_s / 1e9;
-  JsonWriter j;
-  j.field("bench", "bandwidth");
-  j.field("impl", "ttgnn");
-  j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
-  j.field("triad_elements", static_cast<long long>(len));
-  j.field("triad_best_s", triad_best);
-  j.field("triad_gb_per_s", triad_gbs);
-  j.field("nodes", static_cast<long long>(n));
-  j.field("nonzeros", static_cast<long long>(nnz));
-  j.field("cols", static_cast<long long>(f));
-  j.field("spmm_s_median", spmm_s);
-  j.field("spmm_s", times);
-  j.field("spmm_bytes", spmm_bytes);
-  j.field("spmm_gb_per_s", spmm_gbs);
-  j.field("spmm_fraction_of_triad", spmm_gbs / triad_gbs);
-  j.field("loadavg_1min", load_average());
-  std::cout << j.str() << std::endl;
   return 0;
 }
 
@@ -445,7 +485,9 @@ int main(int argc, char *argv[]) {
   ttgnn::cli::Options o("bench_train");
   o.value("mode", "export | full | gcn | bandwidth | sage-minibatch", "", true)
       .value("out", "export: output folder", "")
-      .value("data", "full, bandwidth, sage: folder written by --mode export", "")
+      .value("data",
+             "full, sage: folder written by --mode export; bandwidth: that or an OGB raw folder",
+             "")
       .value("nodes", "generated nodes", "2449029")
       .value("avg-degree", "generated average degree", "50.5")
       .value("features", "feature dimension", "100")
@@ -464,6 +506,10 @@ int main(int argc, char *argv[]) {
       .value("warmup", "full: untimed epochs first", "2")
       .value("reps", "bandwidth: repetitions of the triad and of the SpMM", "10")
       .value("triad-mb", "bandwidth: megabytes of the three triad arrays", "800")
+      .value("orders",
+             "bandwidth: node orders the SpMM runs in (original, random, rcm, metis, "
+             "metis-hier, lp-hier)",
+             "original")
       .value("batch-size", "sage: batch size", "1000")
       .value("fanout", "sage: fan-outs, input layer first", "5,10,15")
       .value("max-batches", "sage: batches timed", "40")
