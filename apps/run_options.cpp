@@ -63,7 +63,11 @@ void declare_model_options(Options &opts, ShownDefaults const &s) {
   opts.value("model", "gcn | sage", s.text(to_string(s.d.model)))
       .value("input", "feat | emb | tt | feat+tt | feat+emb", s.text(to_string(s.d.input)))
       .value("order", "node order: original | random | metis | metis-hier | rcm | lp-hier",
-             s.text(to_string(s.d.order)));
+             s.text(to_string(s.d.order)))
+      .value("locality",
+             "full batch: relabelling of the propagation, invisible in results: auto | none | "
+             "an order (lp-hier, rcm, metis, random)",
+             s.text(to_string(s.d.locality)));
 }
 
 void declare_embedding_options(Options &opts, ShownDefaults const &s) {
@@ -203,6 +207,8 @@ void apply_model_options(Options const &o, RunConfig &c) {
     c.input = parse_input_kind(o.get("input"));
   if (o.has("order"))
     c.order = parse_order_method(o.get("order"));
+  if (o.has("locality"))
+    c.locality = parse_locality(o.get("locality"));
 }
 
 /// --tt-dims sets the width to their product; with --emb-dim too they must agree.

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/runtime/peak_memory.hpp"
 #include "graph/order/hierarchical_partition.hpp"
+#include "graph/order/locality.hpp"
 #include "graph/order/ordering.hpp"
 #include "graph/permutation.hpp"
 #include "models/train/checkpoint.hpp"
@@ -42,11 +43,90 @@ double since(Clock::time_point t0) {
 
 /// The ordered dataset and the rows of the embedding table.
 struct Ordered {
-  NodeOrdering ordering;
-  Dataset<std::int32_t> data; ///< permuted
-  TtShape shape;              ///< TT inputs
+  NodeOrdering ordering; ///< the TT rows (and the relabelling without a locality order)
+  /// How `data` is relabelled from the dataset as loaded: the ordering's permutation, or the
+  /// locality order's (empty maps: not at all). Results map back with relabel.old_to_new.
+  Permutation relabel;
+  Dataset<std::int32_t> data; ///< relabelled
+  HostIds node_rows;          ///< TT row of node i of `data` (empty: row i)
+  /// Node i's id under the ordering alone (empty: i, no locality order): the dropout masks it
+  /// draws and the full-table row it starts from.
+  HostIds ordered_ids;
+  OrderMethod locality = OrderMethod::original;     ///< the locality order applied (original: none)
+  double locality_before = -1, locality_after = -1; ///< block_locality, when measured
+  double locality_seconds = 0;
+  TtShape shape; ///< TT inputs
   std::int64_t table_rows = 0;
 };
+
+std::string fraction(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3f", v);
+  return b;
+}
+
+/// The widest row the propagation gathers (the input or a hidden layer), in bytes.
+std::int64_t propagated_row_bytes(Dataset<std::int32_t> const &data, RunConfig const &c) {
+  const std::int64_t in = (uses_features(c.input) ? data.num_features() : 0) +
+                          (uses_tt(c.input) || uses_full_table(c.input) ? c.embedding.dim : 0);
+  return static_cast<std::int64_t>(sizeof(Scalar)) * std::max(in, c.hidden);
+}
+
+/// The locality order of a full-batch run, computed on the graph as loaded, or none. Automatic:
+/// only for runs of 50 epochs or more (lp-hier costs about as much as a few epochs' sparse
+/// products), when the rows the propagation gathers exceed 32 MiB (less stays in a cache),
+/// the run's order leaves neighbours scattered (fewer than 1/4 of the arcs inside one block of
+/// rows filling 1 MiB, block_locality) and lp-hier gathers them (at least 1/2 of the arcs,
+/// twice as many): there the SpMM reads neighbour rows from cache (docs/SCALE.md).
+void choose_locality(Dataset<std::int32_t> const &data, RunConfig const &c, Ordered &o,
+                     RunLog const &log) {
+  const Locality want = c.locality;
+  if (c.minibatch_mode() || want.method == OrderMethod::original)
+    return;
+  const bool scattered_order = c.order == OrderMethod::original || c.order == OrderMethod::random;
+  const std::int64_t row_bytes = propagated_row_bytes(data, c);
+  if (want.automatic &&
+      (!scattered_order || c.epochs < 50 || data.num_nodes() * row_bytes <= (32 << 20)))
+    return;
+  const auto t0 = Clock::now();
+  const std::int64_t block = std::max<std::int64_t>(1, (1 << 20) / row_bytes);
+  o.locality_before = block_locality(data.graph, block, o.ordering.permutation.old_to_new);
+  if (want.automatic && o.locality_before >= 0.25) {
+    o.locality_seconds = since(t0);
+    return;
+  }
+  OrderingOptions lo;
+  lo.method = want.method;
+  lo.seed = c.seed;
+  NodeOrdering l = compute_ordering(Kokkos::DefaultHostExecutionSpace(), data.graph, lo);
+  o.locality_after = block_locality(data.graph, block, l.permutation.old_to_new);
+  o.locality_seconds = since(t0);
+  const std::string change = " (" + fraction(o.locality_before) + " -> " +
+                             fraction(o.locality_after) + " of the arcs within a block of " +
+                             std::to_string(block) + " rows)";
+  if (want.automatic && (o.locality_after < 0.5 || o.locality_after < 2 * o.locality_before)) {
+    if (log)
+      log("locality: " + to_string(want.method) + " not applied" + change);
+    return;
+  }
+  if (log)
+    log("locality: the propagation runs in " + to_string(want.method) + " order" + change);
+  o.locality = want.method;
+  o.relabel = l.permutation;
+  const std::int64_t n = data.num_nodes();
+  o.ordered_ids =
+      HostIds(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::pipeline::ordered_ids"), n);
+  if (uses_tt(c.input))
+    o.node_rows =
+        HostIds(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::pipeline::node_rows"), n);
+  NodeOrdering const &ord = o.ordering;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t v = o.relabel.new_to_old(i);
+    o.ordered_ids(i) = ord.implicit_identity ? v : ord.permutation.old_to_new(v);
+    if (o.node_rows.extent(0) > 0)
+      o.node_rows(i) = ord.row_of(v);
+  }
+}
 
 /// Orders the nodes; for TT inputs the row factors come first (metis-hier aligns to them).
 Ordered order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, RunLog const &log) {
@@ -75,10 +155,15 @@ Ordered order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, RunLo
     log("ordering nodes: " + to_string(c.order));
   Ordered out;
   out.ordering = compute_ordering(Kokkos::DefaultHostExecutionSpace(), data.graph, oo);
-  out.data =
-      c.order == OrderMethod::original
-          ? data
-          : apply_permutation(Kokkos::DefaultHostExecutionSpace(), data, out.ordering.permutation);
+  choose_locality(data, c, out, log);
+  if (out.locality == OrderMethod::original) {
+    out.relabel = out.ordering.permutation;
+    if (tt)
+      out.node_rows = out.ordering.new_to_row();
+  }
+  out.data = out.relabel.size() == 0
+                 ? data
+                 : apply_permutation(Kokkos::DefaultHostExecutionSpace(), data, out.relabel);
   out.table_rows = n;
   if (tt) {
     out.shape = make_tt_shape(out.ordering.rows_used(), e.dim, n_factors, d_factors, e.tt_rank);
@@ -94,6 +179,10 @@ std::int64_t order_map_bytes(Ordered const &o, HostIds const &rows = {}) {
   maps.add(o.ordering.old_to_row)
       .add(o.ordering.permutation.new_to_old)
       .add(o.ordering.permutation.old_to_new)
+      .add(o.relabel.new_to_old)
+      .add(o.relabel.old_to_new)
+      .add(o.node_rows)
+      .add(o.ordered_ids)
       .add(rows);
   return maps.bytes();
 }
@@ -111,6 +200,7 @@ EmbeddingInitOptions init_options(RunConfig const &c) {
 std::string fingerprint(Dataset<std::int32_t> const &data, RunConfig const &c, Ordered const &o) {
   return data_fingerprint(data) + " split=" + c.data.split + " order=" + to_string(c.order) +
          " seed=" + std::to_string(c.seed) +
+         (o.locality != OrderMethod::original ? " locality=" + to_string(o.locality) : "") +
          (uses_tt(c.input) ? " tt=" + o.shape.to_string() : "") +
          " feature_norm=" + to_string(c.data.feature_norm) +
          " metric=" + to_string(run_metric(c, data));
@@ -240,7 +330,7 @@ NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_
     auto table = std::make_shared<TtEmbedding<Scalar, Space>>(o.shape, tto);
     table->set_cores_from_host(space, initial_tt_cores(o.shape, data.graph, o.ordering.old_to_row,
                                                        init_options(c), &info));
-    input.set_tt_embedding(table, o.ordering.new_to_row());
+    input.set_tt_embedding(table, o.node_rows);
   } else if (uses_full_table(c.input)) {
     if (log)
       log("full table " + std::to_string(n) + " x " + std::to_string(c.embedding.dim) + ", init " +
@@ -249,11 +339,15 @@ NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_
     fo.gradient = FullGradient::dense;
     fo.mode = c.embedding.backward;
     auto table = std::make_shared<FullEmbedding<Scalar, Space>>(n, c.embedding.dim, fo);
+    // the rows of the ordering; under a locality order node i starts from row ordered_ids(i)
     const auto values = initial_full_table(
         n, c.embedding.dim, data.graph, o.ordering.permutation.old_to_new, init_options(c), &info);
     auto h = Kokkos::create_mirror_view(table->table());
-    for (std::size_t i = 0; i < values.size(); ++i)
-      h.data()[i] = static_cast<Scalar>(values[i]);
+    const std::int64_t d = c.embedding.dim;
+    const bool moved = o.ordered_ids.extent(0) > 0;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < d; ++j)
+        h(i, j) = static_cast<Scalar>(values[(moved ? o.ordered_ids(i) : i) * d + j]);
     Kokkos::deep_copy(table->table(), h);
     input.set_full_embedding(table);
   }
@@ -302,6 +396,9 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
     epoch_log(r);
   };
   FullBatchTrainer<Scalar, Space> trainer(space, model, input, a, targets, train, valid, test, to);
+  if (o.ordered_ids.extent(0) > 0) // the masks of the nodes' ids without the locality order
+    trainer.set_dropout_keys(
+        Kokkos::create_mirror_view_and_copy(Mem(), o.ordered_ids, "ttgnn::pipeline::dropout_keys"));
   out.gnn_params = model.num_parameters();
   out.embedding_params = input.num_parameters();
   out.embedding_dim = input.embedding_dim();
@@ -314,12 +411,12 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   out.train_time_s = since(t_train);
   // outputs, with the selected parameters (restored by train())
   if (!c.export_embeddings.empty()) {
-    export_embeddings_npy(space, input, o.ordering.permutation.old_to_new, c.export_embeddings);
+    export_embeddings_npy(space, input, o.relabel.old_to_new, c.export_embeddings);
     if (log)
       log("wrote " + c.export_embeddings);
   }
   if (!c.predictions_out.empty()) {
-    write_matrix_npy(c.predictions_out, trainer.predict(), o.ordering.permutation.old_to_new);
+    write_matrix_npy(c.predictions_out, trainer.predict(), o.relabel.old_to_new);
     if (log)
       log("wrote " + c.predictions_out);
   }
@@ -352,7 +449,7 @@ MinibatchTrainOptions minibatch_options(Dataset<std::int32_t> const &data, RunCo
   m.evaluate_only = evaluate_only;
   m.predictions_path = c.predictions_out;
   m.embeddings_path = c.export_embeddings;
-  m.output_order = o.ordering.permutation.old_to_new;
+  m.output_order = o.relabel.old_to_new;
   m.seed = c.seed;
   m.metric = c.metric ? to_string(*c.metric) : std::string();
   m.input.kind = c.input;
@@ -381,7 +478,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   };
   // TT rows follow the ordering (holes under metis-hier); a full table has one row per node
   const bool tt = uses_tt(c.input);
-  const HostIds rows = tt ? o.ordering.new_to_row() : HostIds();
+  const HostIds rows = o.node_rows;
   const auto t_train = Clock::now();
   const MinibatchResult r = train_minibatch(space, pdata, m, rows, tt ? o.shape.num_rows : 0);
   RunResult out;
@@ -434,6 +531,10 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
   r.tt_shape = o.shape;
   r.metis_cut = o.ordering.metis_cut;
   r.order_time_s = o.ordering.seconds;
+  r.locality = to_string(Locality{false, o.locality});
+  r.locality_before = o.locality_before;
+  r.locality_after = o.locality_after;
+  r.locality_time_s = o.locality_seconds;
   r.peak_rss_mb = peak_rss_mb();
   r.memory.peak_rss_mb = r.peak_rss_mb;
   r.total_time_s = since(t0);

@@ -57,6 +57,8 @@ void check_run_config(RunConfig const &c) {
           "--eval-batch-size and --eval-chunk must be >= 0");
     if (c.input == InputKind::features_embedding)
       refuse("--input feat+emb");
+    if (!c.locality.automatic && c.locality.method != OrderMethod::original)
+      refuse("--locality " + to_string(c.locality));
     if (c.plateau_factor < 1.0 && c.minibatch.eval_nodes == EvalNodes::test)
       throw ConfigError("--plateau-factor decays on a validation plateau; --eval-nodes test "
                         "computes no validation metric (use valid+test or all)");

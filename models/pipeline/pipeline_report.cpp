@@ -45,6 +45,11 @@ std::string run_json(RunResult const &r, RunConfig const &c) {
   }
   if (r.metis_cut >= 0)
     j.field("metis_cut", static_cast<long long>(r.metis_cut));
+  j.field("locality_applied", r.locality);
+  if (r.locality_before >= 0)
+    j.field("locality_before", r.locality_before);
+  if (r.locality_after >= 0)
+    j.field("locality_after", r.locality_after);
   j.field("epoch_time_s", r.epoch_time_s);
   j.field("eval_time_s", r.eval_time_s);
   j.field("epoch_time_mean_s", r.epoch_time_mean_s);
@@ -58,6 +63,7 @@ std::string run_json(RunResult const &r, RunConfig const &c) {
   j.field("train_time_s", r.train_time_s);
   j.field("load_time_s", r.load_time_s);
   j.field("order_time_s", r.order_time_s);
+  j.field("locality_time_s", r.locality_time_s);
   j.field("init_time_s", r.init_time_s);
   j.field("total_time_s", r.total_time_s);
   j.field("peak_rss_mb", r.peak_rss_mb);

@@ -43,6 +43,7 @@ template <class Io> void visit(RunConfig &c, Io &io) {
   io.choice("feature_norm", c.data.feature_norm, parse_feature_norm);
   io.choice("input", c.input, parse_input_kind);
   io.choice("order", c.order, parse_order_method);
+  io.choice("locality", c.locality, parse_locality);
   io("metis_parts", c.metis_parts);
   io("emb_dim", c.embedding.dim);
   io("tt_rank", c.embedding.tt_rank);
@@ -174,6 +175,23 @@ struct Reader {
 };
 
 } // namespace
+
+std::string to_string(Locality const &l) {
+  return l.automatic ? "auto" : l.method == OrderMethod::original ? "none" : to_string(l.method);
+}
+
+Locality parse_locality(std::string const &name) {
+  if (name == "auto")
+    return {};
+  if (name == "none")
+    return {false, OrderMethod::original};
+  try {
+    return {false, parse_order_method(name)};
+  } catch (ConfigError const &) {
+    throw ConfigError("locality '" + name +
+                      "': expected auto, none, random, rcm, metis, metis-hier or lp-hier");
+  }
+}
 
 std::string to_text(RunConfig const &c) {
   Writer w;

@@ -73,11 +73,26 @@ struct MinibatchConfig {
   std::int64_t eval_chunk = 0; ///< layer-wise: input rows at once (0 = sized for the space)
 };
 
+/// \brief The relabelling of the nodes that full-batch propagation runs on (the graph, the
+/// input rows and the targets move together; results come back in the original ids, dropout
+/// masks and initial values stay those of each node). `automatic`: `method` (lp-hier) when
+/// the run's own order leaves neighbours scattered and `method` gathers them (pipeline.cpp,
+/// docs/CLI.md `--locality`); else `method` always (original: none).
+struct Locality {
+  bool automatic = true;
+  OrderMethod method = OrderMethod::lp_hier;
+};
+/// "auto", "none", or the name of the forced order method.
+std::string to_string(Locality const &locality);
+/// Inverse of to_string; throws ConfigError listing the choices.
+Locality parse_locality(std::string const &name);
+
 /// \brief One run.
 struct RunConfig {
   DataConfig data;
   InputKind input = InputKind::features;
   OrderMethod order = OrderMethod::original;
+  Locality locality;            ///< of the full-batch propagation
   std::int64_t metis_parts = 0; ///< flat METIS parts (0: the first TT row factor)
   EmbeddingConfig embedding;
   // model

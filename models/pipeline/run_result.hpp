@@ -39,6 +39,10 @@ struct RunResult {
   bool has_tt = false;
   TtShape tt_shape;            ///< when has_tt
   std::int64_t metis_cut = -1; ///< METIS orders
+  /// Full batch: the locality order the propagation ran in ("none", or an order method), and
+  /// the block_locality of the run's order and of the locality order (-1: not measured).
+  std::string locality = "none";
+  double locality_before = -1, locality_after = -1, locality_time_s = 0;
   // timings (seconds) and memory
   double load_time_s = 0, order_time_s = 0, init_time_s = 0, train_time_s = 0, total_time_s = 0;
   double epoch_time_s = 0;      ///< median training time per epoch (no evaluation)

@@ -87,6 +87,18 @@ public:
     return loop_.step(source_, source_.batch(space_, 0, 0, rec));
   }
 
+  /// \brief Node i draws the dropout masks of node keys(i) (N entries, each < N; empty: its
+  /// own). A relabelled graph trained with keys = the ids before the relabelling draws the
+  /// masks of the graph as it was.
+  void set_dropout_keys(ids_type keys) {
+    if (keys.extent(0) > 0 &&
+        static_cast<std::int64_t>(keys.extent(0)) != source_.graph_operator().num_rows)
+      throw ConfigError("FullBatchTrainer::set_dropout_keys: " + std::to_string(keys.extent(0)) +
+                        " keys for " + std::to_string(source_.graph_operator().num_rows) +
+                        " nodes");
+    source_.set_dropout_keys(keys);
+  }
+
   /// \brief Evaluation-mode forward: the metric on the three node sets, validation loss.
   EvalResult evaluate() { return source_.evaluate(space_); }
 

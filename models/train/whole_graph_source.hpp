@@ -50,6 +50,8 @@ public:
     b.x_scratch = input_.has_embedding() && !input_.table_is_input();
     b.grad_x = input_.input_gradient();
     b.targets = targets_;
+    if (dropout_keys_.extent(0) > 0)
+      b.dropout_keys.assign(model_.config().num_layers, dropout_keys_);
     b.loss_rows = train_;
     b.seeds = b.batch_seeds = static_cast<std::int64_t>(train_.extent(0));
     rec.input_rows += input_.has_embedding() ? input_.num_nodes() : 0;
@@ -83,6 +85,10 @@ public:
     return logits;
   }
 
+  /// Node i draws the dropout masks of node keys(i) (N entries; empty: node i's own), e.g. its
+  /// id before a relabelling, so that relabelling the graph leaves the masks unchanged.
+  void set_dropout_keys(ids_type keys) { dropout_keys_ = keys; }
+
   operator_type const &graph_operator() const { return a_; }
   ids_type const &train_nodes() const { return train_; }
   ids_type const &valid_nodes() const { return valid_; }
@@ -94,6 +100,7 @@ private:
   operator_type a_;
   targets_type targets_;
   ids_type train_, valid_, test_;
+  ids_type dropout_keys_;
   NodeLoss<Scalar, ExecutionSpace>
       eval_loss_; ///< kept: evaluation allocates nothing after the first
 };
