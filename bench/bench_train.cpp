@@ -32,7 +32,13 @@
 //       With --data DIR it trains on the graph of --mode export instead of generating one (the
 //       peer bench/pyg_peer.py runs the same fan-outs and batch size on it), with an emb / tt
 //       input of width --dim and TT rank --tt-rank (without --data: width 100, rank 8); --eval
-//       needs a valid and test split, which an export does not have.
+//       needs a valid and test split, which an export does not have. The step against its
+//       FLOP bound: the mean block sizes of 10 batches sampled as the trainer samples
+//       (block_dst/src/edges_mean, input layer first), the step's GEMM FLOPs (per layer two
+//       forward, four backward, two at a feature input), the other FLOPs (aggregation,
+//       bias, ReLU), the TT chain's FLOPs (3x the forward chain per input row), the least bytes
+//       moved, the rate of ttgnn::gemm at the input layer's shape (dst x hidden x hidden), and
+//       step_over_flop_bound = median step / (all FLOPs at that rate).
 #include "apps/cli_options.hpp"
 #include "core/runtime/byte_ledger.hpp"
 #include "core/error.hpp"
@@ -40,6 +46,7 @@
 #include "core/kokkos_compat.hpp"
 #include "core/runtime/memory_breakdown.hpp"
 #include "core/runtime/peak_memory.hpp"
+#include "core/linalg/dense_gemm.hpp"
 #include "core/linalg/spmm.hpp"
 #include "core/tt/tt_init.hpp"
 #include "core/tt/tt_shape.hpp"
@@ -61,6 +68,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -393,6 +401,82 @@ ttgnn::Dataset<std::int32_t> read_dataset(std::string const &dir) {
   return data;
 }
 
+/// The work of one mini-batch GraphSAGE step, from the mean sizes of sampled blocks (the
+/// model's SAGEConv: y = x_dst W_self + mean(x_src over sampled arcs) W_neigh + b).
+struct StepWork {
+  std::vector<double> dst, src, edges; ///< per layer, input layer first: mean over batches
+  double gemm_flops = 0;               ///< forward 2 GEMMs, backward 4 (2 at a feature input)
+  double other_flops = 0;              ///< aggregation forward + backward, bias, ReLU
+  double tt_flops = 0; ///< TT rows: the plain chain G1 G2 G3 per input row, x 3 (backward 2x)
+  double bytes = 0;    ///< least traffic: input rows, activations written and read back, weights
+};
+
+/// Samples \p batches batches of \p m.batch_size training seeds (seeded shuffle) with the
+/// trainer's sampler and counts the work of one step; widths in_width -> hidden ... -> classes.
+StepWork step_work(ttgnn::Dataset<std::int32_t> const &data, ttgnn::MinibatchTrainOptions const &m,
+                   std::int64_t in_width, int classes, ttgnn::TtShape const *tt, int batches) {
+  using namespace ttgnn;
+  const int L = m.model.num_layers;
+  NeighborSampler<std::int32_t, Kokkos::HostSpace> sampler(data.graph, m.fanouts, 11);
+  std::vector<std::int64_t> train(data.train.data(), data.train.data() + data.train.extent(0));
+  std::mt19937_64 rng(12);
+  std::shuffle(train.begin(), train.end(), rng);
+  StepWork w;
+  w.dst.assign(L, 0);
+  w.src.assign(L, 0);
+  w.edges.assign(L, 0);
+  const std::int64_t b = std::min<std::int64_t>(m.batch_size, train.size());
+  batches = static_cast<int>(std::min<std::int64_t>(batches, train.size() / b));
+  for (int k = 0; k < batches; ++k) {
+    HostIds seeds("ttgnn::bench::seeds", b);
+    for (std::int64_t i = 0; i < b; ++i)
+      seeds(i) = train[k * b + i];
+    const auto batch = sampler.sample(Kokkos::DefaultHostExecutionSpace(), seeds, 0, k);
+    for (int l = 0; l < L; ++l) {
+      w.dst[l] += double(batch.blocks[l].num_dst) / batches;
+      w.src[l] += double(batch.blocks[l].num_src) / batches;
+      w.edges[l] += double(batch.blocks[l].num_edges()) / batches;
+    }
+  }
+  const bool needs_input_grad = tt != nullptr || m.input.kind != InputKind::features;
+  for (int l = 0; l < L; ++l) {
+    const double fi = l == 0 ? double(in_width) : double(m.model.hidden);
+    const double fo = l + 1 == L ? double(classes) : double(m.model.hidden);
+    const double gemm = 2 * 2.0 * w.dst[l] * fi * fo; // x_dst W_self and agg W_neigh
+    w.gemm_flops += gemm * ((l > 0 || needs_input_grad) ? 3 : 2);
+    w.other_flops += 2.0 * (w.edges[l] + w.dst[l]) * fi + 3.0 * w.dst[l] * fo;
+    // float rows: x_src read, agg and y written, each once more in backward; int32 local ids
+    // (forward, backward); the two weights: read twice, gradient written, Adam's 7 passes
+    w.bytes += 4.0 * 2 * (w.src[l] * fi + w.dst[l] * fi + w.dst[l] * fo) + 4.0 * 2 * w.edges[l] +
+               4.0 * 2 * fi * fo * 10;
+  }
+  if (tt) { // row = G1[i1] (1 x d1 r1) . G2[i2] (r1 x d2 r2) . G3[i3] (r2 x d3)
+    auto const &d = tt->d;
+    auto const &r = tt->ranks;
+    const double chain = 2.0 * d[0] * r[1] * d[1] * r[2] + 2.0 * d[0] * d[1] * r[2] * d[2];
+    w.tt_flops = 3 * chain * w.src[0];
+  }
+  return w;
+}
+
+/// GFLOP/s of ttgnn::gemm (OpenBLAS on host) on an m x k times k x n float product.
+double gemm_rate(std::int64_t m, std::int64_t k, std::int64_t n, int reps) {
+  Space space;
+  ttgnn::Matrix<float, Space> a("ttgnn::bench::a", m, k), b("ttgnn::bench::b", k, n),
+      c("ttgnn::bench::c", m, n);
+  Kokkos::deep_copy(a, 0.5f);
+  Kokkos::deep_copy(b, 0.25f);
+  std::vector<double> t;
+  for (int r = 0; r < reps + 1; ++r) {
+    const auto t0 = Clock::now();
+    ttgnn::gemm(space, 'N', 'N', 1.0f, a, b, 0.0f, c);
+    space.fence();
+    if (r > 0)
+      t.push_back(since(t0));
+  }
+  return 2.0 * m * k * n / median(t) * 1e-9;
+}
+
 int run_sage(ttgnn::cli::Options const &o) {
   using namespace ttgnn;
   const bool from_file = !o.get("data").empty();
@@ -458,6 +542,28 @@ int run_sage(ttgnn::cli::Options const &o) {
   j.field("epoch_s_extrapolated", r.batch_time_s * static_cast<double>(r.batches_per_epoch));
   j.field("sampling_share", sample_share.empty() ? 0.0 : sample_share[0]);
   j.field("train_loss_mean", r.history.at(0).loss);
+  { // the step against its FLOP bound: the work of the sampled blocks at the GEMM rate
+    const TtShape shape = m.input.kind == InputKind::tt
+                              ? make_tt_shape(data.num_nodes(), m.input.dim, m.input.tt_rank)
+                              : TtShape();
+    const std::int64_t in_width =
+        m.input.kind == InputKind::features ? data.num_features() : m.input.dim;
+    const StepWork w = step_work(data, m, in_width, data.num_classes,
+                                 m.input.kind == InputKind::tt ? &shape : nullptr, 10);
+    const double rate =
+        gemm_rate(static_cast<std::int64_t>(w.dst[0]), m.model.hidden, m.model.hidden, 5);
+    const double flops = w.gemm_flops + w.other_flops + w.tt_flops;
+    j.field("block_dst_mean", w.dst);
+    j.field("block_src_mean", w.src);
+    j.field("block_edges_mean", w.edges);
+    j.field("step_gemm_gflop", w.gemm_flops * 1e-9);
+    j.field("step_other_gflop", w.other_flops * 1e-9);
+    j.field("step_tt_gflop", w.tt_flops * 1e-9);
+    j.field("step_mbytes", w.bytes * 1e-6);
+    j.field("gemm_gflops", rate);
+    j.field("step_flop_bound_s", flops * 1e-9 / rate);
+    j.field("step_over_flop_bound", r.batch_time_s / (flops * 1e-9 / rate));
+  }
   j.field(from_file ? "read_s" : "generate_s", gen);
   j.field("train_s", train_s);
   j.field("peak_rss_after_generation_mb", rss_data);

@@ -11,7 +11,9 @@
 # 10 classes, homophily 0.8, seed 0). PEER: the peer's peer_gnn.py (default
 # ../shared/peers/peer_gnn.py next to the repository; the script stops with a message when it
 # is absent). THREAD_COUNTS ("1 2"), CONFIGS ("gcn:feat gcn:emb gcn:tt sage:feat sage:emb
-# sage:tt"), EPOCHS (12), WARMUP (3, epochs left out of the medians), REPS (1).
+# sage:tt"), EPOCHS (12), WARMUP (3, epochs left out of the medians), REPS (1), TT_IMPLS ("bmm
+# full": the peer's TT implementations run for tt; at 1M nodes bmm gathers a slice per row and
+# needs over 8 GB and minutes per epoch).
 #
 # Both sides: 2 layers, hidden 128, table width 128, TT rank 16, dropout 0.5 between layers,
 # no input dropout, no weight decay, Adam lr 0.01, an evaluation after every epoch, tables
@@ -71,8 +73,9 @@ for threads in ${THREAD_COUNTS:-1 2}; do
     for rep in $(seq "${REPS:-1}"); do
       ttgnn_run "$threads" "$model" "$input"
       if [ "$input" = tt ]; then
-        peer_run "$threads" "$model" tt bmm
-        peer_run "$threads" "$model" tt full
+        for impl in ${TT_IMPLS:-bmm full}; do
+          peer_run "$threads" "$model" tt "$impl"
+        done
       else
         peer_run "$threads" "$model" "$input"
       fi
