@@ -1,5 +1,5 @@
-// Training-speed benchmarks (JSON lines on stdout; run through bench/run_scale_speed.sh or
-// bench/compare_train.sh for the side-by-side comparison with PyTorch).
+// Training-speed benchmarks (JSON lines on stdout; bench/run_scale_speed.sh runs every
+// full-batch configuration; bench/pyg_peer.py takes the same exported data).
 //
 //   bench_train --mode export --out DIR [--nodes 1000000 --avg-degree 40 --features 128
 //               --classes 16 --seed 0]
@@ -8,7 +8,7 @@
 //   bench_train --mode full --data DIR [--model gcn|sage --input feat|emb|tt --dim 64
 //               --tt-rank 8 --hidden 256 --layers 3 --epochs 10 --warmup 2]  (the defaults)
 //       full-batch training epochs on the exported data (forward, backward, Adam on the weights
-//       and on the embedding table or TT cores), the same model as bench/train_torch.py: median
+//       and on the embedding table or TT cores): median
 //       epoch time, peak RSS and the memory breakdown. emb is a full N x dim table (dense
 //       gradient), tt a 3-core TT table of rank tt-rank (row of node v = v). --mode gcn is
 //       --mode full --model gcn.

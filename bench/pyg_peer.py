@@ -28,7 +28,7 @@ Inputs:
   emb         nn.Embedding(N, dim): full batch uniform(-0.1, 0.1) and the whole table each
               epoch (dense gradient); mini-batch N(0, 1) and the rows of the sampled nodes.
   tt          a 3-core TT table (cores (n_k, r_k, d_k, r_k+1), ranks 1, r, r, 1), the shape
-              rule of ttgnn's make_tt_shape (train_torch.tt_shape); row of node v is
+              rule of ttgnn's make_tt_shape (tt_shape below); row of node v is
               v = (i1 n2 + i2) n3 + i3. Cores N(0, s^2) with table entries of variance 0.01
               (full batch) or 1 (mini-batch), as bench_train. Full batch builds all N rows per
               epoch (--tt-impl full: G1 x G2 by one einsum, then one GEMM with G3; bmm:
@@ -93,8 +93,28 @@ import torch.nn.functional as F
 
 warnings.filterwarnings("ignore", message=".*[Ss]parse CSR tensor support is in beta.*")
 warnings.filterwarnings("ignore", message=".*NumPy array is not writable.*")
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from train_torch import tt_shape  # noqa: E402  (ttgnn's make_tt_shape rule)
+def tt_shape(n, dim, cores=3):
+    """Row factors as equal as possible with product >= n (smallest first); column factors of
+    dim with the smallest spread, then the smallest maximum, largest first (make_tt_shape)."""
+    rows, covered = [], 1
+    for k in range(cores):
+        rem = -(-n // covered)
+        f = max(1, round(rem ** (1.0 / (cores - k))))
+        while f ** (cores - k) < rem:
+            f += 1
+        while f > 1 and (f - 1) ** (cores - k) >= rem:
+            f -= 1
+        rows.append(f)
+        covered *= f
+    best = None
+    for a in range(1, dim + 1):
+        for b in range(1, a + 1):
+            if dim % (a * b) == 0 and dim // (a * b) <= b:
+                c = (a, b, dim // (a * b))
+                key = (c[0] - c[2], c[0])
+                if best is None or key < best[0]:
+                    best = (key, c)
+    return sorted(rows), list(best[1])
 
 
 def emit(obj):

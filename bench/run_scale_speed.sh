@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The full-batch speed and memory comparison in one run, then one table (bench/scale_speed_table.py):
-# every full-batch configuration (GCN, SAGE x input feat, emb, tt) at 1 and 2 threads, ttgnn
-# (bench_train --mode full) next to PyTorch (bench/train_torch.py: same data, same model, same
-# thread count, run right after it) on two generated graphs; the STREAM-like triad and the SpMM
-# of a GCN layer in the same process at each thread count (bench_train --mode bandwidth); peak
-# RSS and ttgnn's memory breakdown of every run.
+# ttgnn's full-batch speed and memory in one run, then one table (bench/scale_speed_table.py):
+# every full-batch configuration (GCN, SAGE x input feat, emb, tt) at 1 and 2 threads
+# (bench_train --mode full) on two generated graphs; the STREAM-like triad and the SpMM of a GCN
+# layer in the same process at each thread count (bench_train --mode bandwidth); peak RSS and
+# the memory breakdown of every run. The ratios against PyTorch come from bench/compare_peer.sh
+# (the PyTorch peer, side by side on the same graph).
 #
 #   bash bench/run_scale_speed.sh BUILD_DIR [--quick] [--papers100m [NODES]] [--out FILE]
 #
@@ -16,14 +16,12 @@
 # (one 100k-graph epoch took 2-8 s on 2 busy cores, the 1M graph is ~20x that): hours there.
 # Model: 2 layers, hidden 128, dropout 0.5, Adam; emb / tt inputs of width 64, TT rank 8.
 # EPOCHS / WARMUP (10 / 2; --quick 3 / 1), THREAD_COUNTS ("1 2"), GRAPHS ("NODES:DEGREE ...")
-# override the defaults; CONFIGS ("MODEL:INPUT ...", default all six) picks configurations and
-# TORCH=0 skips the PyTorch side. Both sides run with OMP_WAIT_POLICY=passive (the ttgnn program's default)
-# unless it is set.
+# override the defaults; CONFIGS ("MODEL:INPUT ...", default all six) picks configurations.
+# Runs with OMP_WAIT_POLICY=passive (the ttgnn program's default) unless it is set.
 # --papers100m also runs bench/run_papers100m.sh BUILD_DIR WORK [NODES] last (its own stage
 # table; its JSON files stay in WORK = PAPERS_WORK, default BUILD_DIR/papers100m).
 # Raw JSON lines of every run go to FILE (default BUILD_DIR/scale_speed.jsonl, printed);
-# `python3 bench/scale_speed_table.py FILE` prints the table again. Without PyTorch (Debian's
-# python3-torch for /usr/bin/python3) the PyTorch side is skipped with a message.
+# `python3 bench/scale_speed_table.py FILE` prints the table again.
 set -euo pipefail
 build=${1:?usage: run_scale_speed.sh BUILD_DIR [--quick] [--papers100m [NODES]] [--out FILE]}
 shift
@@ -48,22 +46,14 @@ fi
 thread_counts=${THREAD_COUNTS:-1 2}
 bench=$build/bin/bench_train
 [ -x "$bench" ] || { echo "run_scale_speed.sh: no $bench (build target bench_train)" >&2; exit 1; }
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-torch=${TORCH:-1}
 configs=${CONFIGS:-gcn:feat gcn:emb gcn:tt sage:feat sage:emb sage:tt}
-if [ "$torch" = 1 ] && ! "$py" -c 'import torch' 2>/dev/null; then
-  torch=0
-  echo "run_scale_speed.sh: PyTorch is not importable by $py (apt-get install python3-torch):" \
-    "the PyTorch side is skipped" >&2
-fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$(dirname "$out")"
 : >"$out"
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} OMP_PROC_BIND=false
 echo "{\"bench\": \"scale_speed_run\", \"date\": \"$(date -u +%FT%TZ)\", \"quick\": $quick," \
-  "\"omp_wait_policy\": \"$OMP_WAIT_POLICY\", \"cpus\": $(nproc), \"torch\": $torch," \
+  "\"omp_wait_policy\": \"$OMP_WAIT_POLICY\", \"cpus\": $(nproc)," \
   "\"epochs\": $epochs, \"warmup\": $warmup}" >>"$out"
 model_args=(--hidden 128 --layers 2 --dim 64 --tt-rank 8 --epochs "$epochs" --warmup "$warmup")
 for g in $graphs; do
@@ -82,15 +72,12 @@ for g in $graphs; do
       echo "  $t thread(s): $model $input" >&2
       "$bench" --mode full --data "$work/data" --model "$model" --input "$input" \
         "${model_args[@]}" >>"$out"
-      [ "$torch" = 1 ] || continue
-      "$py" "$here/train_torch.py" --data "$work/data" --threads "$t" --model "$model" \
-        --input "$input" "${model_args[@]}" >>"$out"
     done
   done
 done
 unset OMP_NUM_THREADS
 echo "raw JSON lines: $out"
-"$py" "$here/scale_speed_table.py" "$out"
+python3 "$here/scale_speed_table.py" "$out"
 if [ $papers = 1 ] && [ ! -x "$build/bin/ttgnn" ]; then
   echo "run_scale_speed.sh: no $build/bin/ttgnn (build target ttgnn_app): --papers100m skipped" >&2
 elif [ $papers = 1 ]; then
