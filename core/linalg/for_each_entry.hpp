@@ -50,14 +50,25 @@ void for_each_entry(ExecutionSpace const &space, char const *label, std::int64_t
 template <class ExecutionSpace, class F>
 void for_each_span(ExecutionSpace const &space, char const *label, std::int64_t n, F const &f,
                    std::int64_t grain = 1) {
-  const std::int64_t piece =
-      runs_on_host<ExecutionSpace> ? (host_piece + grain - 1) / grain * grain : grain;
-  const std::int64_t pieces = (n + piece - 1) / piece;
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecutionSpace>(space, 0, pieces), KOKKOS_LAMBDA(std::int64_t p) {
-        const std::int64_t begin = p * piece;
-        f(begin, begin + piece < n ? begin + piece : n);
-      });
+  if constexpr (runs_on_host<ExecutionSpace>) {
+    // A host lambda: f may be host-only code (in a CUDA build too, where KOKKOS_LAMBDA is
+    // __host__ __device__ and nvcc refuses a host-only call inside it).
+    const std::int64_t piece = (host_piece + grain - 1) / grain * grain;
+    const std::int64_t pieces = (n + piece - 1) / piece;
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecutionSpace>(space, 0, pieces),
+                         [=](std::int64_t p) {
+                           const std::int64_t begin = p * piece;
+                           f(begin, begin + piece < n ? begin + piece : n);
+                         });
+  } else {
+    const std::int64_t pieces = (n + grain - 1) / grain;
+    Kokkos::parallel_for(
+        label, Kokkos::RangePolicy<ExecutionSpace>(space, 0, pieces),
+        KOKKOS_LAMBDA(std::int64_t p) {
+          const std::int64_t begin = p * grain;
+          f(begin, begin + grain < n ? begin + grain : n);
+        });
+  }
 }
 
 } // namespace ttgnn
