@@ -9,13 +9,16 @@
 
 #include "core/error.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace ttgnn {
@@ -93,6 +96,41 @@ inline std::vector<std::int64_t> parse_int_list(std::string_view text, std::stri
       return out;
     start = comma + 1;
   }
+}
+
+/// \brief A size in bytes: a number with an optional unit B, KiB, MiB, GiB, TiB (powers of
+/// 1024) or KB, MB, GB, TB (powers of 1000), case-insensitive, spaces allowed before the unit:
+/// "12GiB", "1.5 GiB", "4096". ConfigError naming \p what for anything else, a negative size
+/// or one beyond 2^62.
+inline std::int64_t parse_byte_size(std::string_view text, std::string const &what) {
+  const std::string_view t = trim(text);
+  std::size_t k = t.size();
+  while (k > 0 && std::isalpha(static_cast<unsigned char>(t[k - 1])))
+    --k;
+  std::string unit(t.substr(k));
+  for (auto &c : unit)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const std::pair<char const *, double> units[] = {
+      {"", 1.0},       {"b", 1.0},      {"kib", 0x1p10}, {"mib", 0x1p20}, {"gib", 0x1p30},
+      {"tib", 0x1p40}, {"kb", 1e3},     {"mb", 1e6},     {"gb", 1e9},     {"tb", 1e12}};
+  double v = 0;
+  for (auto const &u : units)
+    if (unit == u.first && try_parse_real(t.substr(0, k), v) && std::isfinite(v) && v >= 0 &&
+        v * u.second <= 0x1p62)
+      return static_cast<std::int64_t>(std::llround(v * u.second));
+  throw ConfigError(what + ": expected a size such as 12GiB, 512MiB or 4096 (bytes), got '" +
+                    std::string(text) + "'");
+}
+
+/// \brief \p bytes as GiB with two decimals ("1.50 GiB"), or MiB below 1 GiB ("12.0 MiB").
+inline std::string format_byte_size(std::int64_t bytes) {
+  const double gib = double(bytes) / 0x1p30, mib = double(bytes) / 0x1p20;
+  char buf[48];
+  if (gib >= 1.0)
+    std::snprintf(buf, sizeof buf, "%.2f GiB", gib);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MiB", mib);
+  return buf;
 }
 
 } // namespace ttgnn

@@ -23,6 +23,7 @@
 
 #include "core/runtime/byte_ledger.hpp"
 #include "core/error.hpp"
+#include "core/parse_number.hpp"
 #include "core/linalg/for_each_entry.hpp"
 #include "models/gnn_config.hpp"
 #include "models/layers/batch_norm.hpp"
@@ -33,6 +34,8 @@
 #include "models/layers/parameter_init.hpp"
 #include "models/layers/relu.hpp"
 #include "models/layers/sage_conv.hpp"
+#include "models/memory/gnn_chain_cost.hpp"
+#include "models/memory/recompute_plan.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -103,7 +106,7 @@ public:
     d_.resize(L);
     drop_.resize(L);
     z_.resize(L);
-    gd_.resize(L);
+    grad_.resize(L + 1);
     gz_.resize(L);
     res_.resize(L);
     for (auto *w : {&drop_ws_, &z_ws_, &gd_ws_, &gz_ws_, &res_ws_})
@@ -193,6 +196,7 @@ public:
   /// \brief Forward through all layers; returns the logits (owned by the model, valid until
   /// the next forward). \param ops one operator for all layers, or one per layer.
   /// \param x input rows (ops[0].num_cols x in_features), kept unchanged until backward.
+  /// Under a memory budget (set_memory_budget) a training forward first plans the step.
   matrix_type const &forward(ExecutionSpace const &space, std::vector<operator_type> const &ops,
                              matrix_type const &x) {
     const int L = config_.num_layers;
@@ -204,47 +208,30 @@ public:
     h_[0] = x;
     rows_[0] = op(0).num_cols;
     for (int l = 0; l < L; ++l) {
-      operator_type const &a = op(l);
-      if (l > 0 && a.num_cols != rows_[l])
+      if (l > 0 && op(l).num_cols != rows_[l])
         throw ConfigError("GnnModel::forward: operator " + std::to_string(l) + " has " +
-                          std::to_string(a.num_cols) + " input nodes, layer " +
+                          std::to_string(op(l).num_cols) + " input nodes, layer " +
                           std::to_string(l - 1) + " gives " + std::to_string(rows_[l]));
-      const std::int64_t n_in = a.num_cols, n_out = a.num_rows;
-      rows_[l + 1] = n_out;
+      rows_[l + 1] = op(l).num_rows;
       dropped_[l] = training_ && dropout_[l].p() > 0.0;
-      if (fused_relu(l - 1)) { // h_l = z_{l-1} before ReLU: d_l = dropout(relu(z_{l-1})) in place
-        dropout_[l].forward_relu(space, h_[l], h_[l]);
-        d_[l] = h_[l];
-      } else if (dropped_[l] && l == 0 && overwrite_input_ && !residual_at(0)) {
-        dropout_[0].forward(space, h_[0], h_[0]); // x in place (set_overwrite_input)
-        d_[0] = h_[0];
-      } else if (dropped_[l]) { // own buffer: d_[l] may alias h_[l] (x!) after an evaluation pass
-        drop_[l] = drop_ws_[l].rows("ttgnn::gnn_model::dropped", n_in, width(l));
-        d_[l] = drop_[l];
-        dropout_[l].forward(space, h_[l], d_[l]);
-      } else {
-        d_[l] = h_[l];
-      }
-      z_[l] = z_ws_[l].rows("ttgnn::gnn_model::conv_out", n_out, width(l + 1));
-      if (config_.kind == GnnKind::gcn)
-        gcn_[l].forward(space, a, d_[l], z_[l]);
-      else
-        sage_[l].forward(space, a, d_[l], z_[l]);
-      if (l + 1 == L) {
-        h_[L] = z_[l];
-        break;
-      }
-      if (config_.batch_norm)
-        bn_[l].forward(space, z_[l], z_[l]);
-      if (!fused_relu(l)) // else the next layer's dropout applies it
-        relu_[l].forward(space, z_[l], z_[l]);
-      if (residual_at(l)) {
-        res_[l] = res_ws_[l].rows("ttgnn::gnn_model::residual", n_out, width(l + 1));
-        detail::add_top_rows(space, z_[l], h_[l], res_[l]);
-        h_[l + 1] = res_[l];
-      } else {
-        h_[l + 1] = z_[l];
-      }
+    }
+    const bool planned = budget_ > 0 || !forced_.empty();
+    for (auto &c : gcn_)
+      c.set_transient(planned);
+    for (auto &c : sage_)
+      c.set_transient(planned);
+    if (!planned) {
+      for (int l = 0; l < L; ++l)
+        stage_forward(space, l, false);
+    } else if (!training_) { // evaluation: free every layer's input once the next one has its own
+      plan_ = RecomputePlan();
+      for (int l = 0; l < L; ++l)
+        run({RecomputeOp::forward_none, l}, space, false);
+    } else {
+      plan_ = make_plan(step_shape(ops_, input_gradient_));
+      last_plan_ = plan_;
+      for (std::size_t i = 0; i < plan_.forward_ops(); ++i)
+        run(plan_.ops[i], space, false);
     }
     return h_[L];
   }
@@ -257,59 +244,61 @@ public:
 
   /// \brief Adds the parameter gradients of the last forward's loss given dL/dlogits, and
   /// writes dL/dx into grad_x (skipped when grad_x is empty, e.g. for constant features).
-  /// grad_x may be the forward's x itself: every layer reads its saved input before it writes
+  /// grad_x may be the forward's x: every layer reads its saved input before it writes
   /// its input gradient, so an input recomputed every step needs no gradient buffer.
   void backward(ExecutionSpace const &space, matrix_type const &grad_logits,
                 matrix_type const &grad_x) {
     const int L = config_.num_layers;
     detail::require_extents(grad_logits, rows_[L], width(L), "GnnModel::backward: grad_logits");
-    const bool want_x = detail::wanted(grad_x);
-    if (want_x)
+    if (detail::wanted(grad_x))
       detail::require_extents(grad_x, rows_[0], width(0), "GnnModel::backward: grad_x");
-    matrix_type g = grad_logits; // dL/dh_{l+1}
-    for (int l = L - 1; l >= 0; --l) {
-      matrix_type gz = g;
-      if (l + 1 < L) { // h_{l+1} = relu(bn(z_l)) [+ h_l top rows]
-        // g is gd_[l + 1], the model's own buffer: ReLU and BatchNorm go back in place, unless
-        // the residual branch still needs g below
-        if (residual_at(l)) {
-          gz_[l] = gz_ws_[l].rows("ttgnn::gnn_model::grad_conv_out", rows_[l + 1], width(l + 1));
-          gz = gz_[l];
-        } else {
-          gz_[l] = matrix_type();
-        }
-        if (fused_relu(l)) // g is dL/d(dropout output) of layer l + 1
-          dropout_[l + 1].backward_relu(space, g, gz);
-        else
-          relu_[l].backward(space, g, gz);
-        if (config_.batch_norm)
-          bn_[l].backward(space, gz, gz);
-      }
-      const bool need_input = l > 0 || want_x;
-      matrix_type gin; // dL/dh_l
-      if (need_input) {
-        if (l == 0)
-          gin = grad_x;
-        else {
-          gd_[l] = gd_ws_[l].rows("ttgnn::gnn_model::grad_in", rows_[l], width(l));
-          gin = gd_[l];
-        }
-      }
-      if (config_.kind == GnnKind::gcn)
-        gcn_[l].backward(space, gz, gin);
-      else
-        sage_[l].backward(space, gz, gin);
-      if (need_input) {
-        if (dropped_[l] && !fused_relu(l - 1)) // fused: layer l - 1 goes back through it
-          dropout_[l].backward(space, gin, gin);
-        if (residual_at(l))
-          detail::accumulate_top_rows(space, g, gin);
-      }
-      g = gin;
+    grad_[L] = grad_logits;
+    grad_[0] = grad_x;
+    if (plan_.ops.empty()) {
+      for (int l = L - 1; l >= 0; --l)
+        stage_backward(space, l);
+      peak_workspace_ = std::max(peak_workspace_, workspace_bytes());
+    } else {
+      for (std::size_t i = plan_.forward_ops(); i < plan_.ops.size(); ++i)
+        run(plan_.ops[i], space, true);
+      peak_workspace_ = std::max(peak_workspace_, plan_.peak_bytes);
     }
-    peak_workspace_ = std::max(peak_workspace_, workspace_bytes());
+    grad_[L] = grad_[0] = matrix_type();
     if (!h_.empty())
       peak_input_ = std::max(peak_input_, view_bytes(h_[0]));
+  }
+
+  /// \brief Trains under a memory budget: every training step runs the cheapest
+  /// re-materialization schedule whose activations peak at most \p activation_bytes
+  /// (models/memory/recompute_plan.hpp; 0: off, every layer keeps what its backward needs in
+  /// workspaces that live from step to step). A step no schedule fits throws ConfigError naming
+  /// the least it needs. Gradients are bitwise those without a budget.
+  void set_memory_budget(std::int64_t activation_bytes) { budget_ = activation_bytes; }
+  std::int64_t memory_budget() const { return budget_; }
+  /// \brief Whether the training steps' backward writes dL/dx (the schedule counts its cost).
+  void set_input_gradient(bool on) { input_gradient_ = on; }
+  /// \brief Runs \p ops (validated against the step's chain) instead of the solver's schedule
+  /// on every training step (tests; empty: the solver again).
+  void set_recompute_schedule(std::vector<RecomputeOp> ops) { forced_ = std::move(ops); }
+  /// The schedule of the last training forward (empty without a budget).
+  RecomputePlan const &last_plan() const { return last_plan_; }
+
+  /// \brief The step of \p ops (one for every layer, or one per layer) on inputs of \p rows
+  /// input rows as a chain (models/memory/gnn_chain_cost.hpp), in training mode.
+  GnnStepShape step_shape(std::vector<operator_type> const &ops, bool input_gradient) const {
+    GnnStepShape s;
+    s.config = config_;
+    s.rows.push_back((ops.size() == 1 ? ops[0] : ops.at(0)).num_cols);
+    for (int l = 0; l < config_.num_layers; ++l) {
+      operator_type const &a = ops.size() == 1 ? ops[0] : ops.at(l);
+      s.rows.push_back(a.num_rows);
+      s.nonzeros.push_back(a.num_nonzeros());
+      s.dropped.push_back(dropout_[l].p() > 0.0);
+    }
+    s.overwrite_input = overwrite_input_;
+    s.input_gradient = input_gradient;
+    s.scalar_bytes = sizeof(Scalar);
+    return s;
   }
 
   /// \brief Adds the buffers of the last forward/backward to \p ledger: layer outputs and
@@ -320,7 +309,7 @@ public:
     ByteLedger mine;
     for (std::size_t l = 1; l < h_.size(); ++l)
       mine.add(h_[l]);
-    for (auto const *v : {&d_, &drop_, &z_, &gd_, &gz_, &res_})
+    for (auto const *v : {&d_, &drop_, &z_, &grad_, &gz_, &res_})
       mine.add_all(*v);
     for (auto const *v : {&drop_ws_, &z_ws_, &gd_ws_, &gz_ws_, &res_ws_})
       for (auto const &w : *v)
@@ -353,6 +342,205 @@ private:
   /// Whether hidden layer l's ReLU runs fused into layer l + 1's dropout (not with a residual,
   /// which adds to the ReLU output before the dropout).
   bool fused_relu(int l) const { return l >= 0 && l + 1 < config_.num_layers && !residual_at(l); }
+  bool has_bn(int l) const { return config_.batch_norm && l + 1 < config_.num_layers; }
+  /// The input dropout runs in place on x (set_overwrite_input).
+  bool drops_x_in_place() const { return dropped_[0] && overwrite_input_ && !residual_at(0); }
+
+  RecomputePlan make_plan(GnnStepShape const &shape) const {
+    const ChainCost chain = gnn_chain_cost(shape);
+    if (!forced_.empty())
+      return simulate_schedule(chain, forced_);
+    RecomputePlan p = solve_recompute(chain, budget_);
+    if (p.ops.empty())
+      throw ConfigError("memory budget: no schedule fits " + format_byte_size(budget_) +
+                        " of activations; the least any schedule needs is " +
+                        format_byte_size(min_recompute_bytes(chain)));
+    return p;
+  }
+
+  /// One operation of a schedule; \p replay: a recomputation (dropout draws the step's masks
+  /// again, BatchNorm leaves its running statistics).
+  void run(RecomputeOp const &o, ExecutionSpace const &space, bool replay) {
+    const int l = o.stage;
+    switch (o.kind) {
+    case RecomputeOp::forward_all:
+      stage_forward(space, l, replay);
+      break;
+    case RecomputeOp::forward_keep_input:
+    case RecomputeOp::forward_none:
+      stage_forward(space, l, replay);
+      free_saved(l);
+      if (o.kind == RecomputeOp::forward_none && l > 0)
+        free_activation(l);
+      break;
+    case RecomputeOp::recompute:
+      stage_recompute(space, l);
+      break;
+    case RecomputeOp::backward:
+      stage_backward(space, l);
+      free_saved(l);
+      free_activation(l + 1);
+      if (l + 1 < config_.num_layers)
+        free_grad(l + 1);
+      break;
+    }
+  }
+
+  /// d_l: layer l's input after its dropout (in place on x, a buffer of its own, or h_l).
+  void stage_dropout(ExecutionSpace const &space, int l, bool replay) {
+    if (fused_relu(l - 1)) { // stage l - 1 applied relu + dropout in place
+      d_[l] = h_[l];
+    } else if (l == 0 && drops_x_in_place()) {
+      if (!replay) // x holds the dropped rows already when replaying
+        dropout_[0].forward(space, h_[0], h_[0]);
+      d_[0] = h_[0];
+    } else if (dropped_[l]) { // own buffer: d_[l] may alias h_[l] (x!) after an evaluation pass
+      drop_[l] = drop_ws_[l].rows("ttgnn::gnn_model::dropped", rows_[l], width(l));
+      d_[l] = drop_[l];
+      dropout_[l].forward(space, h_[l], d_[l], replay);
+    } else {
+      d_[l] = h_[l];
+    }
+  }
+
+  void conv_forward(ExecutionSpace const &space, int l, matrix_type const &z) {
+    if (config_.kind == GnnKind::gcn)
+      gcn_[l].forward(space, op(l), d_[l], z);
+    else
+      sage_[l].forward(space, op(l), d_[l], z);
+  }
+
+  /// Stage l: h_{l+1} from h_l (dropout, graph layer, then BatchNorm, ReLU and the next
+  /// dropout fused, or the residual sum).
+  void stage_forward(ExecutionSpace const &space, int l, bool replay) {
+    const int L = config_.num_layers;
+    stage_dropout(space, l, replay);
+    z_[l] = z_ws_[l].rows("ttgnn::gnn_model::conv_out", rows_[l + 1], width(l + 1));
+    conv_forward(space, l, z_[l]);
+    if (l + 1 == L) {
+      h_[L] = z_[l];
+      return;
+    }
+    if (has_bn(l))
+      bn_[l].forward(space, z_[l], z_[l], !replay);
+    if (fused_relu(l)) { // h_{l+1} = dropout(relu(z_l)) in place
+      dropout_[l + 1].forward_relu(space, z_[l], z_[l], replay);
+      h_[l + 1] = z_[l];
+      return;
+    }
+    relu_[l].forward(space, z_[l], z_[l]);
+    if (residual_at(l)) {
+      res_[l] = res_ws_[l].rows("ttgnn::gnn_model::residual", rows_[l + 1], width(l + 1));
+      detail::add_top_rows(space, z_[l], h_[l], res_[l]);
+      h_[l + 1] = res_[l];
+    } else {
+      h_[l + 1] = z_[l];
+    }
+  }
+
+  /// What stage l keeps for its backward, rebuilt from h_l while h_{l+1} is live.
+  void stage_recompute(ExecutionSpace const &space, int l) {
+    stage_dropout(space, l, true);
+    if (!has_bn(l) && !residual_at(l)) { // the layer's saved input (and A x)
+      if (config_.kind == GnnKind::gcn)
+        gcn_[l].recompute_saved(space, op(l), d_[l]);
+      else
+        sage_[l].recompute_saved(space, op(l), d_[l]);
+      return;
+    }
+    // the layer's output: a scratch when h_{l+1} holds it (fused), z_l itself with a residual
+    matrix_type z;
+    if (residual_at(l))
+      z = z_[l] = z_ws_[l].rows("ttgnn::gnn_model::conv_out", rows_[l + 1], width(l + 1));
+    else
+      z = rebuilt_ws_.rows("ttgnn::gnn_model::recomputed_out", rows_[l + 1], width(l + 1));
+    conv_forward(space, l, z);
+    if (has_bn(l))
+      bn_[l].forward(space, z, z, false);
+    if (residual_at(l))
+      relu_[l].forward(space, z, z);
+    rebuilt_ws_.release();
+  }
+
+  /// Backward of stage l: grad_[l] from grad_[l + 1].
+  void stage_backward(ExecutionSpace const &space, int l) {
+    const int L = config_.num_layers;
+    matrix_type const &g = grad_[l + 1]; // dL/dh_{l+1}
+    matrix_type gz = g;
+    if (l + 1 < L) { // h_{l+1} = relu(bn(z_l)) [+ h_l top rows]
+      // g is the model's own buffer: ReLU and BatchNorm go back in place, unless the residual
+      // branch still needs g below
+      if (residual_at(l)) {
+        gz_[l] = gz_ws_[l].rows("ttgnn::gnn_model::grad_conv_out", rows_[l + 1], width(l + 1));
+        gz = gz_[l];
+      }
+      if (fused_relu(l)) // g is dL/d(dropout output) of layer l + 1
+        dropout_[l + 1].backward_relu(space, g, gz);
+      else
+        relu_[l].backward(space, g, gz);
+      if (has_bn(l))
+        bn_[l].backward(space, gz, gz);
+    }
+    const bool need_input = l > 0 || detail::wanted(grad_[0]);
+    if (need_input && l > 0)
+      grad_[l] = gd_ws_[l].rows("ttgnn::gnn_model::grad_in", rows_[l], width(l));
+    matrix_type gin = need_input ? grad_[l] : matrix_type(); // dL/dh_l
+    if (config_.kind == GnnKind::gcn)
+      gcn_[l].backward(space, gz, gin);
+    else
+      sage_[l].backward(space, gz, gin);
+    if (need_input) {
+      if (dropped_[l] && !fused_relu(l - 1)) // fused: layer l - 1 goes back through it
+        dropout_[l].backward(space, gin, gin);
+      if (residual_at(l))
+        detail::accumulate_top_rows(space, g, gin);
+    }
+    if (residual_at(l) && !plan_.ops.empty()) {
+      gz_[l] = matrix_type();
+      gz_ws_[l].release();
+    }
+  }
+
+  /// Frees what stage l keeps for its backward (beyond its input and output).
+  void free_saved(int l) {
+    drop_[l] = matrix_type();
+    drop_ws_[l].release();
+    if (config_.kind == GnnKind::gcn)
+      gcn_[l].release_saved();
+    else
+      sage_[l].release_saved();
+    if (has_bn(l))
+      bn_[l].release_saved();
+    if (residual_at(l)) {
+      relu_[l].release_saved();
+      z_[l] = matrix_type();
+      z_ws_[l].release();
+    }
+    if (!fused_relu(l - 1))
+      d_[l] = matrix_type();
+  }
+  /// Frees h_l (l >= 1), the output of stage l - 1.
+  void free_activation(int l) {
+    h_[l] = matrix_type();
+    if (l < config_.num_layers) {
+      d_[l] = matrix_type();
+      if (fused_relu(l - 1))
+        dropout_[l].release_saved();
+    }
+    if (residual_at(l - 1)) {
+      res_[l - 1] = matrix_type();
+      res_ws_[l - 1].release();
+    } else {
+      z_[l - 1] = matrix_type();
+      z_ws_[l - 1].release();
+    }
+  }
+  /// Frees dL/dh_l (l >= 1).
+  void free_grad(int l) {
+    grad_[l] = matrix_type();
+    gd_ws_[l].release();
+  }
+
   operator_type const &op(int l) const { return ops_.size() == 1 ? ops_[0] : ops_[l]; }
 
   template <class Getter> std::vector<vector_type> collect(Getter get) const {
@@ -375,8 +563,13 @@ private:
   std::vector<ReLU<Scalar, ExecutionSpace>> relu_;
   std::vector<BatchNorm1d<Scalar, ExecutionSpace>> bn_;
   std::vector<operator_type> ops_;
-  std::vector<matrix_type> h_, d_, drop_, z_, gd_, gz_, res_;
+  std::vector<matrix_type> h_, d_, drop_, z_, grad_, gz_, res_;
   std::vector<GrowingMatrix<matrix_type>> drop_ws_, z_ws_, gd_ws_, gz_ws_, res_ws_;
+  GrowingMatrix<matrix_type> rebuilt_ws_;
+  std::int64_t budget_ = 0;
+  bool input_gradient_ = false;
+  std::vector<RecomputeOp> forced_;
+  RecomputePlan plan_, last_plan_; ///< plan_: the current step's (empty: no budget)
   std::vector<std::int64_t> rows_;
   std::vector<bool> dropped_;
   bool training_ = true;

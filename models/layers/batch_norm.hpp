@@ -74,8 +74,11 @@ public:
     Kokkos::deep_copy(running_var_, Scalar(1));
   }
 
-  /// \brief y = gamma x_hat + beta (y may be x). Training needs at least 2 rows.
-  void forward(ExecutionSpace const &space, matrix_type const &x, matrix_type const &y) {
+  /// \brief y = gamma x_hat + beta (y may be x). Training needs at least 2 rows. A recomputed
+  /// training forward (re-materialization) passes update_running = false: the batch statistics
+  /// are formed again, the running ones were updated once by the step's first forward.
+  void forward(ExecutionSpace const &space, matrix_type const &x, matrix_type const &y,
+               bool update_running = true) {
     const std::int64_t n = static_cast<std::int64_t>(x.extent(0)), c = c_;
     detail::require_extents(x, n, c_, "ttgnn::BatchNorm1d::forward: x");
     detail::require_extents(y, n, c_, "ttgnn::BatchNorm1d::forward: y");
@@ -101,8 +104,10 @@ public:
             const Scalar mu = mean(j) / Scalar(n), ss = inv_std(j);
             mean(j) = mu;
             inv_std(j) = Scalar(1) / compat::sqrt(ss / Scalar(n) + eps);
-            rmean(j) = (Scalar(1) - m) * rmean(j) + m * mu;
-            rvar(j) = (Scalar(1) - m) * rvar(j) + m * ss / Scalar(n - 1);
+            if (update_running) {
+              rmean(j) = (Scalar(1) - m) * rmean(j) + m * mu;
+              rvar(j) = (Scalar(1) - m) * rvar(j) + m * ss / Scalar(n - 1);
+            }
           });
     } else {
       Kokkos::parallel_for(
@@ -162,6 +167,11 @@ public:
 
   void add_workspace(ByteLedger &ledger) const override {
     ledger.add(mean_).add(inv_std_).add(sum_g_).add(sum_gx_).add(xhat_ws_.storage());
+  }
+  /// Frees x_hat (the n x c matrix the backward reads).
+  void release_saved() {
+    xhat_ = matrix_type();
+    xhat_ws_.release();
   }
 
 private:

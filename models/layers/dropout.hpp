@@ -229,8 +229,11 @@ public:
 
   /// \brief y = x * mask / (1 - p) in training (draws mask number step(), then step() + 1);
   /// y = x in evaluation or when p == 0.
-  void forward(ExecutionSpace const &space, matrix_type const &x, matrix_type const &y) {
-    if (!start_forward(x, y, false)) {
+  /// With replay, the last training forward's mask again (no new draw, step() unchanged): a
+  /// recomputed forward (re-materialization) gives bitwise the same output.
+  void forward(ExecutionSpace const &space, matrix_type const &x, matrix_type const &y,
+               bool replay = false) {
+    if (!start_forward(x, y, false, replay)) {
       if (x.data() != y.data())
         Kokkos::deep_copy(space, y, x);
       return;
@@ -242,8 +245,9 @@ public:
   /// \brief Fused y = dropout(relu(x)) (one pass over x, one mask draw per entry: the mask of
   /// forward); y = relu(x) in evaluation or when p == 0. y is kept for backward_relu (leave it
   /// unchanged until then). In place is allowed.
-  void forward_relu(ExecutionSpace const &space, matrix_type const &x, matrix_type const &y) {
-    const bool drop = start_forward(x, y, true);
+  void forward_relu(ExecutionSpace const &space, matrix_type const &x, matrix_type const &y,
+                    bool replay = false) {
+    const bool drop = start_forward(x, y, true, replay);
     detail::apply_dropout(space, "ttgnn::dropout::forward_relu", current_mask(), drop, true,
                           drop ? scale() : Scalar(1), x.data(), y.data(), rows_ * cols_);
     relu_out_ = y;
@@ -287,6 +291,8 @@ public:
   }
 
   void add_workspace(ByteLedger &ledger) const override { ledger.add(relu_out_); }
+  /// Drops the kept forward_relu output.
+  void release_saved() { relu_out_ = matrix_type(); }
 
   /// Mask of the last training forward (1 = kept), row-major, drawn again into a new View.
   Kokkos::View<std::uint8_t *, memory_space> mask() const {
@@ -301,8 +307,9 @@ public:
   }
 
 private:
-  /// Checks a forward's shapes and draws its mask key; returns whether entries are dropped.
-  bool start_forward(matrix_type const &x, matrix_type const &y, bool relu) {
+  /// Checks a forward's shapes and draws its mask key (keeps the last one when replaying);
+  /// returns whether entries are dropped.
+  bool start_forward(matrix_type const &x, matrix_type const &y, bool relu, bool replay) {
     detail::require_extents(y, x.extent(0), x.extent(1), "ttgnn::Dropout::forward: y");
     if (!x.span_is_contiguous() || !y.span_is_contiguous())
       throw ConfigError("ttgnn::Dropout::forward: x and y must be contiguous (unpadded) matrices");
@@ -316,8 +323,10 @@ private:
     if (keys_.extent(0) > 0 && static_cast<std::int64_t>(keys_.extent(0)) != rows_)
       throw ConfigError("ttgnn::Dropout::forward: " + std::to_string(keys_.extent(0)) +
                         " row keys for " + std::to_string(rows_) + " rows");
-    key_ = layer_rng::mix64(layer_rng::mix64(seed_) ^ layer_rng::mix64(step_));
-    ++step_;
+    if (!replay) {
+      key_ = layer_rng::mix64(layer_rng::mix64(seed_) ^ layer_rng::mix64(step_));
+      ++step_;
+    }
     return true;
   }
   /// Checks a backward's shapes and that it matches the last forward; false: grad_x unwanted.

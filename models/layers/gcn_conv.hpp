@@ -9,8 +9,8 @@
 
 #include "core/linalg/column_sums.hpp"
 #include "core/linalg/dense_gemm.hpp"
+#include "models/layers/graph_conv.hpp"
 #include "models/layers/graph_operator.hpp"
-#include "models/layers/dense_layer.hpp"
 #include "models/layers/layer.hpp"
 #include "models/layers/linear.hpp"
 #include "models/layers/parameter_init.hpp"
@@ -24,12 +24,13 @@ namespace ttgnn {
 
 /// \brief y = A x W + b over a GraphOperator (full graph or a sampled block).
 template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
-class GCNConv : public DenseLayer<Scalar, ExecutionSpace> {
-  using Base = DenseLayer<Scalar, ExecutionSpace>;
+class GCNConv : public GraphConv<Scalar, ExecutionSpace, Ordinal> {
+  using Base = GraphConv<Scalar, ExecutionSpace, Ordinal>;
 
 public:
   using typename Base::matrix_type;
-  using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
+  using typename Base::operator_type;
+  using Base::aggregate_first;
 
   /// \param in_features, out_features shape of W, \param bias whether b exists
   /// \param seed initialisation seed (reset_parameters)
@@ -51,16 +52,17 @@ public:
                matrix_type const &y) {
     detail::require_extents(x, a.num_cols, this->in_, "ttgnn::GCNConv::forward: x");
     detail::require_extents(y, a.num_rows, this->out_, "ttgnn::GCNConv::forward: y");
-    a_ = a;
-    x_ = x;
+    this->a_ = a;
+    this->x_ = x;
     if (aggregate_first()) {
-      t_ = t_ws_.rows("ttgnn::gcn_conv::ax", a.num_rows, this->in_);
-      a.apply(space, x, t_);
-      gemm(space, 'N', 'N', Scalar(1), t_, this->weight(), Scalar(0), y);
+      auto const &t = this->make_t("ax", a.num_rows, this->in_);
+      a.apply(space, x, t);
+      gemm(space, 'N', 'N', Scalar(1), t, this->weight(), Scalar(0), y);
     } else {
-      t_ = t_ws_.rows("ttgnn::gcn_conv::xw", a.num_cols, this->out_);
-      gemm(space, 'N', 'N', Scalar(1), x, this->weight(), Scalar(0), t_);
-      a.apply(space, t_, y);
+      auto const &t = this->make_t("xw", a.num_cols, this->out_);
+      gemm(space, 'N', 'N', Scalar(1), x, this->weight(), Scalar(0), t);
+      a.apply(space, t, y);
+      this->done_with_t();
     }
     if (this->has_bias())
       detail::add_bias(space, y, this->bias());
@@ -69,6 +71,7 @@ public:
   /// \brief dW += (A x)^T gy, db += sums of gy, gx = A^T gy W^T (skipped if gx is empty).
   /// gx may be the forward's x: x is read before gx is written (GnnModel relies on it).
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
+    auto const &a_ = this->a_;
     detail::require_extents(grad_y, a_.num_rows, this->out_, "ttgnn::GCNConv::backward: grad_y");
     const bool want_x = detail::wanted(grad_x);
     if (want_x)
@@ -76,32 +79,23 @@ public:
     if (this->has_bias())
       column_sums(space, grad_y, this->bias_grad(), Scalar(1), this->sums_);
     if (aggregate_first()) { // y = t W, t = A x
-      gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), this->weight_grad());
+      gemm(space, 'T', 'N', Scalar(1), this->t_, grad_y, Scalar(1), this->weight_grad());
+      this->done_with_t();
       if (want_x) {
-        u_ = u_ws_.rows("ttgnn::gcn_conv::grad_ax", a_.num_rows, this->in_);
-        gemm(space, 'N', 'T', Scalar(1), grad_y, this->weight(), Scalar(0), u_);
-        a_.apply_transpose(space, u_, grad_x);
+        auto const &u = this->make_u("grad_ax", a_.num_rows, this->in_);
+        gemm(space, 'N', 'T', Scalar(1), grad_y, this->weight(), Scalar(0), u);
+        a_.apply_transpose(space, u, grad_x);
       }
     } else { // y = A t, t = x W
-      u_ = u_ws_.rows("ttgnn::gcn_conv::grad_xw", a_.num_cols, this->out_);
-      a_.apply_transpose(space, grad_y, u_);
-      gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), this->weight_grad());
+      auto const &u = this->make_u("grad_xw", a_.num_cols, this->out_);
+      a_.apply_transpose(space, grad_y, u);
+      gemm(space, 'T', 'N', Scalar(1), this->x_, u, Scalar(1), this->weight_grad());
       if (want_x)
-        gemm(space, 'N', 'T', Scalar(1), u_, this->weight(), Scalar(0), grad_x);
+        gemm(space, 'N', 'T', Scalar(1), u, this->weight(), Scalar(0), grad_x);
     }
+    this->done_with_backward();
   }
 
-  /// True when forward computes (A x) W (in <= out), false for A (x W).
-  bool aggregate_first() const { return this->in_ <= this->out_; }
-
-  void add_workspace(ByteLedger &ledger) const override {
-    ledger.add(x_).add(t_ws_.storage()).add(u_ws_.storage());
-  }
-
-private:
-  operator_type a_;
-  matrix_type x_, t_, u_;
-  GrowingMatrix<matrix_type> t_ws_, u_ws_;
 };
 
 } // namespace ttgnn

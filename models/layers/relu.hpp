@@ -46,6 +46,8 @@ public:
   }
 
   void add_workspace(ByteLedger &ledger) const override { ledger.add(y_); }
+  /// Drops the kept output.
+  void release_saved() { y_ = matrix_type(); }
 
 private:
   matrix_type y_;

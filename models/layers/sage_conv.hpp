@@ -11,8 +11,8 @@
 
 #include "core/linalg/column_sums.hpp"
 #include "core/linalg/dense_gemm.hpp"
+#include "models/layers/graph_conv.hpp"
 #include "models/layers/graph_operator.hpp"
-#include "models/layers/dense_layer.hpp"
 #include "models/layers/layer.hpp"
 #include "models/layers/linear.hpp"
 #include "models/layers/parameter_init.hpp"
@@ -27,12 +27,13 @@ namespace ttgnn {
 
 /// \brief y = x[:m] W_self + A x W_neigh + b.
 template <class Scalar, class ExecutionSpace, class Ordinal = std::int32_t>
-class SAGEConv : public DenseLayer<Scalar, ExecutionSpace> {
-  using Base = DenseLayer<Scalar, ExecutionSpace>;
+class SAGEConv : public GraphConv<Scalar, ExecutionSpace, Ordinal> {
+  using Base = GraphConv<Scalar, ExecutionSpace, Ordinal>;
 
 public:
   using typename Base::matrix_type;
-  using operator_type = GraphOperator<Scalar, ExecutionSpace, Ordinal>;
+  using typename Base::operator_type;
+  using Base::aggregate_first;
 
   /// \param in_features, out_features shape of both weights, \param bias whether b exists
   /// \param seed initialisation seed (reset_parameters)
@@ -63,16 +64,17 @@ public:
       throw ConfigError("ttgnn::SAGEConv: the operator has more output nodes (" +
                         std::to_string(a.num_rows) + ") than input nodes (" +
                         std::to_string(a.num_cols) + ")");
-    a_ = a;
-    x_ = x;
+    this->a_ = a;
+    this->x_ = x;
     if (aggregate_first()) {
-      t_ = t_ws_.rows("ttgnn::sage_conv::ax", a.num_rows, this->in_);
-      a.apply(space, x, t_);
-      gemm(space, 'N', 'N', Scalar(1), t_, weight_neigh(), Scalar(0), y);
+      auto const &t = this->make_t("ax", a.num_rows, this->in_);
+      a.apply(space, x, t);
+      gemm(space, 'N', 'N', Scalar(1), t, weight_neigh(), Scalar(0), y);
     } else {
-      t_ = t_ws_.rows("ttgnn::sage_conv::xw", a.num_cols, this->out_);
-      gemm(space, 'N', 'N', Scalar(1), x, weight_neigh(), Scalar(0), t_);
-      a.apply(space, t_, y);
+      auto const &t = this->make_t("xw", a.num_cols, this->out_);
+      gemm(space, 'N', 'N', Scalar(1), x, weight_neigh(), Scalar(0), t);
+      a.apply(space, t, y);
+      this->done_with_t();
     }
     gemm(space, 'N', 'N', Scalar(1), top_rows(x, a.num_rows), weight_self(), Scalar(1), y);
     if (this->has_bias())
@@ -82,6 +84,8 @@ public:
   /// \brief Accumulates dW_self, dW_neigh, db; gx = A^T gy W_neigh^T + [gy W_self^T; 0].
   /// gx may be the forward's x: x is read before gx is written (GnnModel relies on it).
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
+    auto const &a_ = this->a_;
+    auto const &x_ = this->x_;
     const std::int64_t m = a_.num_rows;
     detail::require_extents(grad_y, m, this->out_, "ttgnn::SAGEConv::backward: grad_y");
     const bool want_x = detail::wanted(grad_x);
@@ -91,38 +95,29 @@ public:
       column_sums(space, grad_y, this->bias_grad(), Scalar(1), this->sums_);
     gemm(space, 'T', 'N', Scalar(1), top_rows(x_, m), grad_y, Scalar(1), this->weight_grad(0));
     if (aggregate_first()) { // neighbour term t W_neigh, t = A x
-      gemm(space, 'T', 'N', Scalar(1), t_, grad_y, Scalar(1), this->weight_grad(1));
+      gemm(space, 'T', 'N', Scalar(1), this->t_, grad_y, Scalar(1), this->weight_grad(1));
+      this->done_with_t();
       if (want_x) {
-        u_ = u_ws_.rows("ttgnn::sage_conv::grad_ax", m, this->in_);
-        gemm(space, 'N', 'T', Scalar(1), grad_y, weight_neigh(), Scalar(0), u_);
-        a_.apply_transpose(space, u_, grad_x);
+        auto const &u = this->make_u("grad_ax", m, this->in_);
+        gemm(space, 'N', 'T', Scalar(1), grad_y, weight_neigh(), Scalar(0), u);
+        a_.apply_transpose(space, u, grad_x);
       }
     } else { // neighbour term A t, t = x W_neigh
-      u_ = u_ws_.rows("ttgnn::sage_conv::grad_xw", a_.num_cols, this->out_);
-      a_.apply_transpose(space, grad_y, u_);
-      gemm(space, 'T', 'N', Scalar(1), x_, u_, Scalar(1), this->weight_grad(1));
+      auto const &u = this->make_u("grad_xw", a_.num_cols, this->out_);
+      a_.apply_transpose(space, grad_y, u);
+      gemm(space, 'T', 'N', Scalar(1), x_, u, Scalar(1), this->weight_grad(1));
       if (want_x)
-        gemm(space, 'N', 'T', Scalar(1), u_, weight_neigh(), Scalar(0), grad_x);
+        gemm(space, 'N', 'T', Scalar(1), u, weight_neigh(), Scalar(0), grad_x);
     }
     if (want_x)
       gemm(space, 'N', 'T', Scalar(1), grad_y, weight_self(), Scalar(1), top_rows(grad_x, m));
-  }
-
-  /// True when forward computes (A x) W_neigh (in <= out), false for A (x W_neigh).
-  bool aggregate_first() const { return this->in_ <= this->out_; }
-
-  void add_workspace(ByteLedger &ledger) const override {
-    ledger.add(x_).add(t_ws_.storage()).add(u_ws_.storage());
+    this->done_with_backward();
   }
 
 private:
   static matrix_type top_rows(matrix_type const &x, std::int64_t m) {
     return Kokkos::subview(x, std::make_pair(std::int64_t(0), m), Kokkos::ALL);
   }
-
-  operator_type a_;
-  matrix_type x_, t_, u_;
-  GrowingMatrix<matrix_type> t_ws_, u_ws_;
 };
 
 } // namespace ttgnn

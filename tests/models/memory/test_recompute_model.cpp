@@ -1,0 +1,196 @@
+// GnnModel under a memory budget: every schedule of the re-materialization family gives bitwise
+// the gradients, input gradient, logits, BatchNorm running statistics and dropout counters of
+// the default path, for GCN and GraphSAGE, with dropout, BatchNorm and residuals, on the whole
+// graph and on sampled-block shapes, with the input dropout in place or not; a budget below the
+// least schedule is refused with that least size.
+#include "graph/csr_graph.hpp"
+#include "models/gnn_model.hpp"
+#include "models/layers/gcn_norm.hpp"
+#include "models/memory/recompute_plan.hpp"
+#include "layer_test_util.hpp"
+#include "test_harness.hpp"
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <class Space> using Op = ttgnn::GraphOperator<double, Space>;
+template <class Space> using Mat = ttgnn::Matrix<double, Space>;
+
+template <class Space> Mat<Space> random_matrix(std::int64_t r, std::int64_t c, std::uint64_t seed) {
+  Mat<Space> m("ttgnn::test::m", r, c);
+  auto h = Kokkos::create_mirror_view(m);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (std::size_t k = 0; k < h.span(); ++k)
+    h.data()[k] = u(rng);
+  Kokkos::deep_copy(m, h);
+  return m;
+}
+
+template <class View> void append(std::vector<double> &out, View const &v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  for (std::size_t i = 0; i < h.extent(0); ++i)
+    if constexpr (View::rank == 1)
+      out.push_back(h(i));
+    else
+      for (std::size_t j = 0; j < h.extent(1); ++j)
+        out.push_back(h(i, j));
+}
+
+/// The first m rows of \p a over its first cols columns (a block of a sampled stack).
+template <class Space> Op<Space> top_block(Op<Space> const &a, std::int64_t m, std::int64_t cols) {
+  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
+  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.entries);
+  auto va = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.values);
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> R("r", m + 1);
+  std::vector<std::int32_t> e;
+  std::vector<double> w;
+  for (std::int64_t i = 0; i < m; ++i) {
+    for (std::int64_t k = rm(i); k < rm(i + 1); ++k)
+      if (en(k) < cols) {
+        e.push_back(en(k));
+        w.push_back(va(k));
+      }
+    R(i + 1) = static_cast<std::int64_t>(e.size());
+  }
+  using MS = typename Space::memory_space;
+  Kokkos::View<std::int32_t *, MS> E("e", e.size());
+  Kokkos::View<double *, MS> W("w", w.size());
+  Kokkos::deep_copy(E, Kokkos::View<std::int32_t *, Kokkos::HostSpace>(e.data(), e.size()));
+  Kokkos::deep_copy(W, Kokkos::View<double *, Kokkos::HostSpace>(w.data(), w.size()));
+  auto Rd = Kokkos::create_mirror_view_and_copy(MS(), R);
+  return ttgnn::make_graph_operator<double>(Space(), cols, Rd, E, W);
+}
+
+struct Case {
+  ttgnn::GnnKind kind;
+  std::int64_t in;
+  bool bn, residual, in_place, blocks;
+};
+
+/// Two training steps; everything a step leaves behind, flattened.
+template <class Space>
+std::vector<double> two_steps(Case const &c, std::vector<Op<Space>> const &ops,
+                              std::vector<ttgnn::RecomputeOp> const &schedule,
+                              std::int64_t budget = 0) {
+  Space space;
+  ttgnn::GnnConfig cfg;
+  cfg.kind = c.kind;
+  cfg.in_features = c.in;
+  cfg.hidden = 8;
+  cfg.out_features = 3;
+  cfg.num_layers = 3;
+  cfg.dropout = 0.4;
+  cfg.input_dropout = 0.3;
+  cfg.batch_norm = c.bn;
+  cfg.residual = c.residual;
+  cfg.seed = 5;
+  ttgnn::GnnModel<double, Space> model(cfg);
+  model.set_recompute_schedule(schedule);
+  model.set_memory_budget(budget);
+  model.set_overwrite_input(c.in_place);
+  model.set_input_gradient(true);
+  std::vector<double> out;
+  for (int step = 0; step < 2; ++step) {
+    Mat<Space> x = random_matrix<Space>(ops[0].num_cols, c.in, 10 + step);
+    auto const &logits = model.forward(space, ops, x);
+    append(out, logits);
+    Mat<Space> g = random_matrix<Space>(logits.extent(0), 3, 20 + step);
+    model.zero_grad(space);
+    Mat<Space> gx = c.in_place ? x : Mat<Space>("gx", x.extent(0), x.extent(1));
+    model.backward(space, g, gx);
+    append(out, gx);
+    for (auto const &v : model.gradients())
+      append(out, v);
+    for (auto const &v : model.buffers())
+      append(out, v);
+    for (auto s : model.rng_state())
+      out.push_back(double(s));
+  }
+  space.fence();
+  return out;
+}
+
+template <class Space> void check_every_schedule() {
+  Space space;
+  std::vector<std::pair<int, int>> arcs;
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 60; ++k) {
+    const int a = int(rng() % 20), b = int(rng() % 20);
+    if (a != b) {
+      arcs.emplace_back(a, b);
+      arcs.emplace_back(b, a);
+    }
+  }
+  const auto g = ttgnn::test::make_graph(20, arcs);
+  const auto schedules = ttgnn::all_recompute_schedules(3);
+  REQUIRE(schedules.size() > 5);
+  for (auto kind : {ttgnn::GnnKind::gcn, ttgnn::GnnKind::sage})
+    for (std::int64_t in : {3, 16})
+      for (int flags = 0; flags < 16; ++flags) {
+        const Case c{kind, in, bool(flags & 1), bool(flags & 2), bool(flags & 4), bool(flags & 8)};
+        const Op<Space> a = kind == ttgnn::GnnKind::gcn ? ttgnn::gcn_norm<double>(space, g)
+                                                        : ttgnn::mean_aggregation<double>(space, g);
+        std::vector<Op<Space>> ops{a};
+        if (c.blocks)
+          ops = {top_block<Space>(a, 20, 20), top_block<Space>(a, 12, 20),
+                 top_block<Space>(a, 5, 12)};
+        const auto reference = two_steps<Space>(c, ops, {});
+        for (auto const &s : schedules) {
+          CAPTURE(ttgnn::to_string(s));
+          CAPTURE(flags);
+          CAPTURE(in);
+          const auto got = two_steps<Space>(c, ops, s);
+          REQUIRE(got.size() == reference.size());
+          CHECK(got == reference); // bitwise
+        }
+      }
+}
+
+template <class Space> void check_budget() {
+  Space space;
+  std::vector<std::pair<int, int>> arcs;
+  for (int i = 0; i < 30; ++i) {
+    arcs.emplace_back(i, (i + 1) % 30);
+    arcs.emplace_back((i + 1) % 30, i);
+  }
+  const auto g = ttgnn::test::make_graph(30, arcs);
+  const std::vector<Op<Space>> ops{ttgnn::mean_aggregation<double>(space, g)};
+  const Case c{ttgnn::GnnKind::sage, 3, true, false, false, false};
+  ttgnn::GnnConfig cfg;
+  cfg.kind = c.kind;
+  cfg.in_features = 3;
+  cfg.hidden = 8;
+  cfg.out_features = 3;
+  cfg.num_layers = 3;
+  cfg.batch_norm = true;
+  ttgnn::GnnModel<double, Space> model(cfg);
+  model.set_input_gradient(true);
+  const auto chain = ttgnn::gnn_chain_cost(model.step_shape(ops, true));
+  const std::int64_t least = ttgnn::min_recompute_bytes(chain);
+  const std::int64_t all = ttgnn::keep_all_schedule(chain).peak_bytes;
+  REQUIRE(least < all);
+  const auto reference = two_steps<Space>(c, ops, {});
+  CHECK(two_steps<Space>(c, ops, {}, least) == reference);
+  CHECK(two_steps<Space>(c, ops, {}, (least + all) / 2) == reference);
+  model.set_memory_budget(least - 1);
+  Mat<Space> x = random_matrix<Space>(30, 3, 1);
+  CHECK_THROWS_WITH_AS(model.forward(space, ops, x),
+                       doctest::Contains("the least any schedule needs is"), ttgnn::ConfigError);
+  model.set_memory_budget(least);
+  model.forward(space, ops, x);
+  CHECK(model.last_plan().peak_bytes <= least);
+  CHECK(model.last_plan().overhead() > 0);
+}
+
+} // namespace
+
+TTGNN_TEST_ALL_SPACES("memory budget: every schedule gives the default path's step bitwise") {
+  check_every_schedule<ExecutionSpace>();
+}
+TTGNN_TEST_ALL_SPACES("memory budget: the least schedule runs, below it is refused") {
+  check_budget<ExecutionSpace>();
+}
