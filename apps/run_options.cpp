@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/io/json_writer.hpp"
 #include "core/io/path_checks.hpp"
+#include "core/parse_number.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "models/pipeline/run_preset.hpp"
 
@@ -95,7 +96,11 @@ void declare_network_options(Options &opts, ShownDefaults const &s) {
              "Kipf & Welling's GCN uses 0.5)",
              s.by_input(num(s.d.input_dropout), num(s.table.input_dropout)))
       .flag("residual", "residual connections between hidden layers of equal width")
-      .flag("batch-norm", "BatchNorm after every hidden graph layer");
+      .flag("batch-norm", "BatchNorm after every hidden graph layer")
+      .value("memory-budget",
+             "full-batch training within SIZE of memory in all (e.g. 12GiB): activations are "
+             "recomputed where they do not fit, at the least extra work (0: no budget)",
+             "0");
 }
 
 void declare_training_options(Options &opts, ShownDefaults const &s) {
@@ -261,6 +266,8 @@ void apply_network_options(Options const &o, RunConfig &c) {
     c.input_dropout = o.get_double("input-dropout");
   c.residual = c.residual || o.get_flag("residual");
   c.batch_norm = c.batch_norm || o.get_flag("batch-norm");
+  if (o.has("memory-budget"))
+    c.memory_budget = parse_byte_size(o.get("memory-budget"), "--memory-budget");
 }
 
 void apply_training_options(Options const &o, RunConfig &c) {

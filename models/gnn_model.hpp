@@ -40,6 +40,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -259,8 +260,18 @@ public:
         stage_backward(space, l);
       peak_workspace_ = std::max(peak_workspace_, workspace_bytes());
     } else {
-      for (std::size_t i = plan_.forward_ops(); i < plan_.ops.size(); ++i)
+      for (std::size_t i = plan_.forward_ops(); i < plan_.ops.size(); ++i) {
+        if (plan_.ops[i].kind == RecomputeOp::backward) {
+          run(plan_.ops[i], space, true);
+          continue;
+        }
+        space.fence(); // recomputations are timed (recompute_seconds)
+        const auto t0 = std::chrono::steady_clock::now();
         run(plan_.ops[i], space, true);
+        space.fence();
+        recompute_seconds_ +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      }
       peak_workspace_ = std::max(peak_workspace_, plan_.peak_bytes);
     }
     grad_[L] = grad_[0] = matrix_type();
@@ -282,6 +293,8 @@ public:
   void set_recompute_schedule(std::vector<RecomputeOp> ops) { forced_ = std::move(ops); }
   /// The schedule of the last training forward (empty without a budget).
   RecomputePlan const &last_plan() const { return last_plan_; }
+  /// Wall time spent recomputing forwards in the backward passes so far (seconds).
+  double recompute_seconds() const { return recompute_seconds_; }
 
   /// \brief The step of \p ops (one for every layer, or one per layer) on inputs of \p rows
   /// input rows as a chain (models/memory/gnn_chain_cost.hpp), in training mode.
@@ -377,9 +390,8 @@ private:
       stage_recompute(space, l);
       break;
     case RecomputeOp::backward:
-      stage_backward(space, l);
+      stage_backward(space, l); // frees h_{l+1} once read
       free_saved(l);
-      free_activation(l + 1);
       if (l + 1 < config_.num_layers)
         free_grad(l + 1);
       break;
@@ -481,6 +493,8 @@ private:
       if (has_bn(l))
         bn_[l].backward(space, gz, gz);
     }
+    if (!plan_.ops.empty()) // h_{l+1} was read (the ReLU's sign): free it before dL/dh_l is made
+      free_activation(l + 1);
     const bool need_input = l > 0 || detail::wanted(grad_[0]);
     if (need_input && l > 0)
       grad_[l] = gd_ws_[l].rows("ttgnn::gnn_model::grad_in", rows_[l], width(l));
@@ -567,6 +581,7 @@ private:
   std::vector<GrowingMatrix<matrix_type>> drop_ws_, z_ws_, gd_ws_, gz_ws_, res_ws_;
   GrowingMatrix<matrix_type> rebuilt_ws_;
   std::int64_t budget_ = 0;
+  double recompute_seconds_ = 0;
   bool input_gradient_ = false;
   std::vector<RecomputeOp> forced_;
   RecomputePlan plan_, last_plan_; ///< plan_: the current step's (empty: no budget)

@@ -17,4 +17,12 @@ double peak_rss_mb() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0; // Linux: KiB
 }
 
+double current_rss_mb() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmRSS:", 0) == 0)
+      return std::stod(line.substr(6)) / 1024.0; // kB
+  return 0.0;
+}
+
 } // namespace ttgnn

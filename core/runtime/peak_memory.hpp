@@ -9,6 +9,10 @@ namespace ttgnn {
 /// getrusage's ru_maxrss (both in KiB on Linux). Host memory only: GPU memory is not counted.
 double peak_rss_mb();
 
+/// \brief Resident set size of this process now, in MiB (/proc/self/status' VmRSS; 0 where
+/// that is not available). Host memory only.
+double current_rss_mb();
+
 } // namespace ttgnn
 
 #endif

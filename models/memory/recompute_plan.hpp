@@ -13,9 +13,9 @@
 /// - forward_none(l): forward_keep_input, then frees A_l as well (l > 0).
 /// - recompute(l): needs A_l and A_{l+1}; makes S_l again (recompute_scratch for a moment).
 /// - backward(l): needs A_l, A_{l+1}, S_l and D_{l+1} (the caller's logits gradient for
-///   l = L - 1); makes D_l (grad_bytes; backward_scratch for a moment), then frees S_l, A_{l+1}
-///   and D_{l+1}. A_{l+1} lives until backward(l) because a stage's backward may read its
-///   output (a ReLU's sign).
+///   l = L - 1); reads A_{l+1} first (a ReLU's sign: why A_{l+1} lives until backward(l)) and
+///   frees it, then makes D_l (grad_bytes; backward_scratch for a moment) and frees S_l and
+///   D_{l+1}.
 /// A schedule is the sequence; its peak is the largest sum of the live bytes at any moment,
 /// its cost the sum of the operations' costs. The solver returns the cheapest schedule of
 /// Rotor's recursive family whose peak fits the limit (memoised over (first, last, limit)).

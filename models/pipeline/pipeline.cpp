@@ -5,6 +5,7 @@
 #include "core/runtime/byte_ledger.hpp"
 #include "core/runtime/communicator.hpp"
 #include "core/error.hpp"
+#include "core/parse_number.hpp"
 #include "core/runtime/peak_memory.hpp"
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/order/locality.hpp"
@@ -366,6 +367,67 @@ NodeTargets<Space> device_targets(Dataset<std::int32_t> const &data, NodeMetric 
   return out;
 }
 
+/// \brief Sets the model's activation budget from the run's --memory-budget: what the resident
+/// memory now (the dataset, graph, input and optimizer state, measured) and a step's input rows,
+/// logits and logits gradient leave. ConfigError before any training when no schedule fits, naming
+/// the least budget that does. Logs the schedule once.
+template <class Scalar, class Space>
+RunResult::MemoryPlan plan_memory(GnnModel<Scalar, Space> &model,
+                                  NodeInput<Scalar, Space> const &input,
+                                  GraphOperator<Scalar, Space> const &a, RunConfig const &c,
+                                  RunLog const &log) {
+  RunResult::MemoryPlan m;
+  constexpr double MiB = 1024.0 * 1024.0;
+  const auto n = static_cast<std::int64_t>(a.num_rows);
+  const bool looked_up = input.has_embedding() && !input.table_is_input();
+  // the logits gradient, the logits the loss holds until the next step, the looked-up rows
+  const std::int64_t step_rows =
+      (2 * n * model.width(model.num_layers()) + (looked_up ? n * input.dim() : 0)) *
+      std::int64_t(sizeof(Scalar));
+  const auto fixed = static_cast<std::int64_t>(current_rss_mb() * MiB);
+  model.set_overwrite_input(looked_up); // as the trainer's steps run
+  model.set_input_gradient(input.trainable());
+  const GnnStepShape shape = model.step_shape({a}, input.trainable());
+  const ChainCost chain = gnn_chain_cost(shape);
+  const std::int64_t eval = gnn_eval_peak_bytes(shape);
+  const std::int64_t limit = c.memory_budget - fixed - step_rows;
+  const RecomputePlan plan =
+      limit >= eval ? solve_recompute(chain, limit) : RecomputePlan();
+  if (plan.ops.empty())
+    throw ConfigError("--memory-budget " + format_byte_size(c.memory_budget) +
+                      " is too small: " + format_byte_size(fixed) + " are resident before " +
+                      "training and a step's rows take " + format_byte_size(step_rows) +
+                      "; the least schedule needs " +
+                      format_byte_size(std::max(min_recompute_bytes(chain), eval)) +
+                      " of activations, so give at least " +
+                      format_byte_size(fixed + step_rows +
+                                       std::max(min_recompute_bytes(chain), eval)));
+  model.set_memory_budget(limit);
+  m.budget_mb = double(c.memory_budget) / MiB;
+  m.fixed_mb = double(fixed) / MiB;
+  m.step_rows_mb = double(step_rows) / MiB;
+  m.activation_limit_mb = double(limit) / MiB;
+  m.activation_peak_mb = double(std::max(plan.peak_bytes, eval)) / MiB;
+  m.predicted_peak_mb = m.fixed_mb + m.step_rows_mb + m.activation_peak_mb;
+  m.schedule = to_string(plan.ops);
+  m.layers = plan.stage_modes();
+  m.predicted_overhead = plan.overhead();
+  if (log) {
+    std::string layers;
+    for (std::size_t l = 0; l < m.layers.size(); ++l)
+      layers += (l ? ", " : "") + std::to_string(l) + ": " + m.layers[l];
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "; predicted peak %.0f MiB (activations %.0f MiB), recompute +%.1f%% work",
+                  m.predicted_peak_mb, m.activation_peak_mb, 100.0 * m.predicted_overhead);
+    log("memory budget " + format_byte_size(c.memory_budget) + ": " + format_byte_size(fixed) +
+        " resident, activations get " + format_byte_size(limit) + "; layers keep {" + layers +
+        "}" + buf);
+    log("schedule: " + m.schedule);
+  }
+  return m;
+}
+
 RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
                          Ordered const &o, RunLog const &log, bool evaluate_only) {
   RunResult out;
@@ -399,6 +461,8 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   if (o.ordered_ids.extent(0) > 0) // the masks of the nodes' ids without the locality order
     trainer.set_dropout_keys(
         Kokkos::create_mirror_view_and_copy(Mem(), o.ordered_ids, "ttgnn::pipeline::dropout_keys"));
+  if (c.memory_budget > 0 && !evaluate_only)
+    out.memory_plan = plan_memory(model, input, a, c, log);
   out.gnn_params = model.num_parameters();
   out.embedding_params = input.num_parameters();
   out.embedding_dim = input.embedding_dim();
@@ -409,6 +473,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   const auto t_train = Clock::now();
   const TrainResult r = evaluate_only ? trainer.evaluate_checkpoint(c.checkpoint) : trainer.train();
   out.train_time_s = since(t_train);
+  out.memory_plan.recompute_s = model.recompute_seconds();
   // outputs, with the selected parameters (restored by train())
   if (!c.export_embeddings.empty()) {
     export_embeddings_npy(space, input, o.relabel.old_to_new, c.export_embeddings);
@@ -511,6 +576,9 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
   const auto t0 = Clock::now();
   check_run_config(c);
   const Communicator world = Communicator::world();
+  if (c.memory_budget > 0 && c.minibatch_mode())
+    throw ConfigError("--memory-budget plans full-batch training; mini-batch training (--batch-size) "
+                      "bounds its memory with the batch size and fanouts");
   if (world.distributed() && !c.minibatch_mode())
     throw ConfigError("full-batch training does not run on several MPI ranks (every rank would "
                       "repeat the whole-graph forward); add --batch-size B for data-parallel "

@@ -68,6 +68,23 @@ std::string run_json(RunResult const &r, RunConfig const &c) {
   j.field("total_time_s", r.total_time_s);
   j.field("peak_rss_mb", r.peak_rss_mb);
   j.raw("memory", to_json(r.memory));
+  if (r.memory_plan.budget_mb > 0) {
+    auto const &m = r.memory_plan;
+    JsonWriter p;
+    p.field("budget_mb", m.budget_mb);
+    p.field("fixed_mb", m.fixed_mb);
+    p.field("step_rows_mb", m.step_rows_mb);
+    p.field("activation_limit_mb", m.activation_limit_mb);
+    p.field("activation_peak_mb", m.activation_peak_mb);
+    p.field("predicted_peak_mb", m.predicted_peak_mb);
+    p.field("measured_peak_mb", r.peak_rss_mb);
+    p.field("schedule", m.schedule);
+    p.field("layers", m.layers);
+    p.field("predicted_overhead", m.predicted_overhead);
+    p.field("recompute_s", m.recompute_s);
+    p.field("recompute_fraction", r.train_time_s > 0 ? m.recompute_s / r.train_time_s : 0.0);
+    j.raw("memory_plan", p.str());
+  }
   j.field("threads", compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
   j.field("num_nodes", static_cast<long long>(r.num_nodes));
   j.field("num_arcs", static_cast<long long>(r.num_arcs));

@@ -63,6 +63,7 @@ template <class Io> void visit(RunConfig &c, Io &io) {
   io("input_dropout", c.input_dropout);
   io("residual", c.residual);
   io("batch_norm", c.batch_norm);
+  io("memory_budget", c.memory_budget);
   io("epochs", c.epochs);
   io.choice("optimizer", c.optimizer, parse_optimizer_kind);
   io("lr", c.lr);

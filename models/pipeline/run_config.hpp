@@ -103,6 +103,10 @@ struct RunConfig {
   /// Dropout on the input rows; 0 as OGB's and most PyG examples (Kipf & Welling use 0.5).
   double input_dropout = 0;
   bool residual = false, batch_norm = false;
+  /// Full-batch training under this many bytes in all (0: no budget): the activations get
+  /// what the resident memory at the start of training leaves, and the cheapest
+  /// re-materialization schedule that fits runs (GnnModel::set_memory_budget).
+  std::int64_t memory_budget = 0;
   // optimisation
   int epochs = 200;
   OptimizerKind optimizer = OptimizerKind::adam;

@@ -85,22 +85,24 @@ TEST_CASE("recompute plan: with room for everything nothing is recomputed") {
 }
 
 TEST_CASE("recompute plan: a hand-worked three-stage chain") {
-  // equal stages: input 4, saved 4, gradient 4, logits 1, no scratch; forward 1, recompute 1,
-  // backward 2. Keep-all peaks after the forwards: A1 + A2 + logits + 3 S + D_2 = 4+4+1+12+4 = 25
+  // equal stages: input 4, saved 4, gradient 4, logits 1, no scratch; forward 1, recompute
+  // 1 + l, backward 2. Keep-all peaks in B(2), which frees the logits and makes D_2:
+  // A1 + A2 + 3 S + D_2 = 4+4+12+4 = 24
   ChainCost c;
   for (int l = 0; l < 3; ++l) {
     ttgnn::StageCost s;
     s.input_bytes = s.grad_bytes = l == 0 ? 0 : 4;
     s.saved_bytes = 4;
-    s.forward_cost = s.recompute_cost = 1;
+    s.forward_cost = 1;
+    s.recompute_cost = 1 + l;
     s.backward_cost = 2;
     c.stages.push_back(s);
   }
   c.output_bytes = 1;
-  CHECK(ttgnn::keep_all_schedule(c).peak_bytes == 25);
-  // keeping only stage 0's input: S_0 is rebuilt (cost 1) and 4 bytes are saved
-  const auto p = ttgnn::solve_recompute(c, 21);
-  CHECK(p.peak_bytes == 21);
+  CHECK(ttgnn::keep_all_schedule(c).peak_bytes == 24);
+  // keeping only stage 0's input: S_0 is rebuilt (cost 1, the cheapest) and 4 bytes are saved
+  const auto p = ttgnn::solve_recompute(c, 20);
+  CHECK(p.peak_bytes == 20);
   CHECK(p.cost == doctest::Approx(10.0));
   CHECK(ttgnn::to_string(p.ops) == "F_ck(0) F_all(1) F_all(2) B(2) B(1) R(0) B(0)");
 }
