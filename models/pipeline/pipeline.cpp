@@ -6,6 +6,7 @@
 #include "core/runtime/communicator.hpp"
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
+#include "core/runtime/allocation_tracker.hpp"
 #include "core/runtime/peak_memory.hpp"
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/order/locality.hpp"
@@ -27,6 +28,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 namespace ttgnn {
 
@@ -393,15 +395,15 @@ RunResult::MemoryPlan plan_memory(GnnModel<Scalar, Space> &model,
   const std::int64_t limit = c.memory_budget - fixed - step_rows;
   const RecomputePlan plan =
       limit >= eval ? solve_recompute(chain, limit) : RecomputePlan();
-  if (plan.ops.empty())
-    throw ConfigError("--memory-budget " + format_byte_size(c.memory_budget) +
-                      " is too small: " + format_byte_size(fixed) + " are resident before " +
-                      "training and a step's rows take " + format_byte_size(step_rows) +
-                      "; the least schedule needs " +
-                      format_byte_size(std::max(min_recompute_bytes(chain), eval)) +
-                      " of activations, so give at least " +
-                      format_byte_size(fixed + step_rows +
-                                       std::max(min_recompute_bytes(chain), eval)));
+  if (plan.ops.empty()) {
+    const std::int64_t least = std::max(min_recompute_bytes(chain), eval);
+    const auto mib = static_cast<long long>((fixed + step_rows + least + (1 << 20) - 1) >> 20);
+    throw ConfigError("--memory-budget " + format_byte_size(c.memory_budget) + " is too small: " +
+                      format_byte_size(fixed) + " are resident before training and a step's " +
+                      "rows take " + format_byte_size(step_rows) + "; the least schedule needs " +
+                      format_byte_size(least) + " of activations, so give at least " +
+                      std::to_string(mib) + "MiB");
+  }
   model.set_memory_budget(limit);
   m.budget_mb = double(c.memory_budget) / MiB;
   m.fixed_mb = double(fixed) / MiB;
@@ -470,10 +472,16 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
     log("training: " + to_string(c.model) + ", input " + to_string(c.input) + ", " +
         std::to_string(c.epochs) + " epochs, " + std::to_string(out.gnn_params) +
         " GNN parameters, " + std::to_string(out.embedding_params) + " embedding parameters");
+  std::optional<AllocationTracker> allocations; // what training allocates, under a budget
+  if (c.memory_budget > 0 && !evaluate_only)
+    allocations.emplace();
   const auto t_train = Clock::now();
   const TrainResult r = evaluate_only ? trainer.evaluate_checkpoint(c.checkpoint) : trainer.train();
   out.train_time_s = since(t_train);
   out.memory_plan.recompute_s = model.recompute_seconds();
+  if (allocations)
+    out.memory_plan.training_allocations_mb = double(allocations->peak_bytes()) / 1048576.0;
+  allocations.reset();
   // outputs, with the selected parameters (restored by train())
   if (!c.export_embeddings.empty()) {
     export_embeddings_npy(space, input, o.relabel.old_to_new, c.export_embeddings);

@@ -81,6 +81,7 @@ std::string run_json(RunResult const &r, RunConfig const &c) {
     p.field("schedule", m.schedule);
     p.field("layers", m.layers);
     p.field("predicted_overhead", m.predicted_overhead);
+    p.field("training_allocations_mb", m.training_allocations_mb);
     p.field("recompute_s", m.recompute_s);
     p.field("recompute_fraction", r.train_time_s > 0 ? m.recompute_s / r.train_time_s : 0.0);
     j.raw("memory_plan", p.str());

@@ -64,6 +64,9 @@ struct RunResult {
     std::vector<std::string> layers; ///< per layer: all, input or none
     double predicted_overhead = 0;  ///< extra work of the recomputations (cost model)
     double recompute_s = 0;         ///< time spent recomputing (measured, all epochs)
+    /// Peak of the Kokkos allocations made during training (measured; AllocationTracker): to
+    /// set against step_rows_mb + activation_peak_mb
+    double training_allocations_mb = 0;
   } memory_plan;
   MemoryBreakdown memory; ///< what the run held, by part (Views counted), next to peak RSS
   // mini-batch under MPI (docs/DISTRIBUTED.md)
