@@ -111,8 +111,8 @@ inline std::int64_t parse_byte_size(std::string_view text, std::string const &wh
   for (auto &c : unit)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   static const std::pair<char const *, double> units[] = {
-      {"", 1.0},       {"b", 1.0},      {"kib", 0x1p10}, {"mib", 0x1p20}, {"gib", 0x1p30},
-      {"tib", 0x1p40}, {"kb", 1e3},     {"mb", 1e6},     {"gb", 1e9},     {"tb", 1e12}};
+      {"", 1.0},       {"b", 1.0},  {"kib", 0x1p10}, {"mib", 0x1p20}, {"gib", 0x1p30},
+      {"tib", 0x1p40}, {"kb", 1e3}, {"mb", 1e6},     {"gb", 1e9},     {"tb", 1e12}};
   double v = 0;
   for (auto const &u : units)
     if (unit == u.first && try_parse_real(t.substr(0, k), v) && std::isfinite(v) && v >= 0 &&

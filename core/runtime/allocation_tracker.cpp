@@ -42,8 +42,14 @@ AllocationTracker::~AllocationTracker() {
   active = false;
 }
 
-std::int64_t AllocationTracker::live_bytes() const { return live.load(); }
-std::int64_t AllocationTracker::peak_bytes() const { return peak.load(); }
-void AllocationTracker::reset_peak() { peak = live.load(); }
+std::int64_t AllocationTracker::live_bytes() const {
+  return live.load();
+}
+std::int64_t AllocationTracker::peak_bytes() const {
+  return peak.load();
+}
+void AllocationTracker::reset_peak() {
+  peak = live.load();
+}
 
 } // namespace ttgnn

@@ -28,9 +28,9 @@ class GCNConv : public GraphConv<Scalar, ExecutionSpace, Ordinal> {
   using Base = GraphConv<Scalar, ExecutionSpace, Ordinal>;
 
 public:
+  using Base::aggregate_first;
   using typename Base::matrix_type;
   using typename Base::operator_type;
-  using Base::aggregate_first;
 
   /// \param in_features, out_features shape of W, \param bias whether b exists
   /// \param seed initialisation seed (reset_parameters)
@@ -95,7 +95,6 @@ public:
     }
     this->done_with_backward();
   }
-
 };
 
 } // namespace ttgnn

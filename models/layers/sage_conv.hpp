@@ -31,9 +31,9 @@ class SAGEConv : public GraphConv<Scalar, ExecutionSpace, Ordinal> {
   using Base = GraphConv<Scalar, ExecutionSpace, Ordinal>;
 
 public:
+  using Base::aggregate_first;
   using typename Base::matrix_type;
   using typename Base::operator_type;
-  using Base::aggregate_first;
 
   /// \param in_features, out_features shape of both weights, \param bias whether b exists
   /// \param seed initialisation seed (reset_parameters)

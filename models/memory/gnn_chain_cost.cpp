@@ -44,10 +44,10 @@ ChainCost gnn_chain_cost(GnnStepShape const &shape) {
     StageCost s;
     s.input_bytes = l == 0 ? 0 : n_in * w_in * b;
     s.grad_bytes = s.input_bytes;
-    s.saved_bytes = ((m.separate_dropout(l) ? n_in * w_in : 0) + (agg ? n_out * w_in : 0) +
-                     (m.batch_norm_at(l) ? n_out * w_out : 0) +
-                     (m.residual_at(l) ? n_out * w_out : 0)) *
-                    b;
+    s.saved_bytes =
+        ((m.separate_dropout(l) ? n_in * w_in : 0) + (agg ? n_out * w_in : 0) +
+         (m.batch_norm_at(l) ? n_out * w_out : 0) + (m.residual_at(l) ? n_out * w_out : 0)) *
+        b;
     s.forward_scratch = agg ? 0 : n_in * w_out * b;
     s.recompute_scratch =
         whole ? ((agg ? 0 : n_in * w_out) + (m.fused_relu(l) ? n_out * w_out : 0)) * b : 0;

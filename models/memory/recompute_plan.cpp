@@ -38,8 +38,9 @@ public:
     auto consider = [&](Segment const &cand) {
       if (!cand.ok || (!min_peak && cand.peak > m))
         return;
-      const bool better = !r.ok || (min_peak ? std::tie(cand.peak, cand.cost) < std::tie(r.peak, r.cost)
-                                             : std::tie(cand.cost, cand.peak) < std::tie(r.cost, r.peak));
+      const bool better =
+          !r.ok || (min_peak ? std::tie(cand.peak, cand.cost) < std::tie(r.peak, r.cost)
+                             : std::tie(cand.cost, cand.peak) < std::tie(r.cost, r.peak));
       if (better)
         r = cand;
     };
@@ -220,7 +221,8 @@ RecomputePlan simulate_schedule(ChainCost const &chain, std::vector<RecomputeOp>
     case RecomputeOp::forward_none:
       if (!a[l] || a[l + 1])
         fail(i, "the forward needs its input and not its output live");
-      p.peak_bytes = std::max(p.peak_bytes, live + c.saved_bytes + c.forward_scratch + bytes_a(l + 1));
+      p.peak_bytes =
+          std::max(p.peak_bytes, live + c.saved_bytes + c.forward_scratch + bytes_a(l + 1));
       live += bytes_a(l + 1);
       a[l + 1] = true;
       p.cost += c.forward_cost;
@@ -300,7 +302,8 @@ std::string to_string(std::vector<RecomputeOp> const &ops) {
   std::string s;
   for (auto const &op : ops) {
     static char const *names[] = {"F_all", "F_ck", "F_none", "R", "B"};
-    s += (s.empty() ? "" : " ") + std::string(names[op.kind]) + "(" + std::to_string(op.stage) + ")";
+    s +=
+        (s.empty() ? "" : " ") + std::string(names[op.kind]) + "(" + std::to_string(op.stage) + ")";
   }
   return s;
 }

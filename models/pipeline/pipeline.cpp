@@ -374,10 +374,9 @@ NodeTargets<Space> device_targets(Dataset<std::int32_t> const &data, NodeMetric 
 /// logits and logits gradient leave. ConfigError before any training when no schedule fits, naming
 /// the least budget that does. Logs the schedule once.
 template <class Scalar, class Space>
-RunResult::MemoryPlan plan_memory(GnnModel<Scalar, Space> &model,
-                                  NodeInput<Scalar, Space> const &input,
-                                  GraphOperator<Scalar, Space> const &a, RunConfig const &c,
-                                  RunLog const &log) {
+RunResult::MemoryPlan
+plan_memory(GnnModel<Scalar, Space> &model, NodeInput<Scalar, Space> const &input,
+            GraphOperator<Scalar, Space> const &a, RunConfig const &c, RunLog const &log) {
   RunResult::MemoryPlan m;
   constexpr double MiB = 1024.0 * 1024.0;
   const auto n = static_cast<std::int64_t>(a.num_rows);
@@ -393,8 +392,7 @@ RunResult::MemoryPlan plan_memory(GnnModel<Scalar, Space> &model,
   const ChainCost chain = gnn_chain_cost(shape);
   const std::int64_t eval = gnn_eval_peak_bytes(shape);
   const std::int64_t limit = c.memory_budget - fixed - step_rows;
-  const RecomputePlan plan =
-      limit >= eval ? solve_recompute(chain, limit) : RecomputePlan();
+  const RecomputePlan plan = limit >= eval ? solve_recompute(chain, limit) : RecomputePlan();
   if (plan.ops.empty()) {
     const std::int64_t least = std::max(min_recompute_bytes(chain), eval);
     const auto mib = static_cast<long long>((fixed + step_rows + least + (1 << 20) - 1) >> 20);
@@ -423,8 +421,8 @@ RunResult::MemoryPlan plan_memory(GnnModel<Scalar, Space> &model,
                   "; predicted peak %.0f MiB (activations %.0f MiB), recompute +%.1f%% work",
                   m.predicted_peak_mb, m.activation_peak_mb, 100.0 * m.predicted_overhead);
     log("memory budget " + format_byte_size(c.memory_budget) + ": " + format_byte_size(fixed) +
-        " resident, activations get " + format_byte_size(limit) + "; layers keep {" + layers +
-        "}" + buf);
+        " resident, activations get " + format_byte_size(limit) + "; layers keep {" + layers + "}" +
+        buf);
     log("schedule: " + m.schedule);
   }
   return m;
@@ -585,8 +583,9 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
   check_run_config(c);
   const Communicator world = Communicator::world();
   if (c.memory_budget > 0 && c.minibatch_mode())
-    throw ConfigError("--memory-budget plans full-batch training; mini-batch training (--batch-size) "
-                      "bounds its memory with the batch size and fanouts");
+    throw ConfigError(
+        "--memory-budget plans full-batch training; mini-batch training (--batch-size) "
+        "bounds its memory with the batch size and fanouts");
   if (world.distributed() && !c.minibatch_mode())
     throw ConfigError("full-batch training does not run on several MPI ranks (every rank would "
                       "repeat the whole-graph forward); add --batch-size B for data-parallel "

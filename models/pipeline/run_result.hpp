@@ -55,15 +55,15 @@ struct RunResult {
   /// the schedule, the predicted peak next to peak_rss_mb, and the recomputation's cost.
   struct MemoryPlan {
     double budget_mb = 0;
-    double fixed_mb = 0;            ///< resident at the start of training (measured)
-    double step_rows_mb = 0;        ///< a step's input rows, logits and their gradient
-    double activation_limit_mb = 0; ///< budget - fixed - step rows
-    double activation_peak_mb = 0;  ///< the schedule's (or evaluation's) peak, predicted
-    double predicted_peak_mb = 0;   ///< fixed + step rows + activation peak
-    std::string schedule;           ///< the operations ("F_all(0) F_ck(1) ... B(0)")
+    double fixed_mb = 0;             ///< resident at the start of training (measured)
+    double step_rows_mb = 0;         ///< a step's input rows, logits and their gradient
+    double activation_limit_mb = 0;  ///< budget - fixed - step rows
+    double activation_peak_mb = 0;   ///< the schedule's (or evaluation's) peak, predicted
+    double predicted_peak_mb = 0;    ///< fixed + step rows + activation peak
+    std::string schedule;            ///< the operations ("F_all(0) F_ck(1) ... B(0)")
     std::vector<std::string> layers; ///< per layer: all, input or none
-    double predicted_overhead = 0;  ///< extra work of the recomputations (cost model)
-    double recompute_s = 0;         ///< time spent recomputing (measured, all epochs)
+    double predicted_overhead = 0;   ///< extra work of the recomputations (cost model)
+    double recompute_s = 0;          ///< time spent recomputing (measured, all epochs)
     /// Peak of the Kokkos allocations made during training (measured; AllocationTracker): to
     /// set against step_rows_mb + activation_peak_mb
     double training_allocations_mb = 0;

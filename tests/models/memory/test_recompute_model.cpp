@@ -19,7 +19,8 @@ namespace {
 template <class Space> using Op = ttgnn::GraphOperator<double, Space>;
 template <class Space> using Mat = ttgnn::Matrix<double, Space>;
 
-template <class Space> Mat<Space> random_matrix(std::int64_t r, std::int64_t c, std::uint64_t seed) {
+template <class Space>
+Mat<Space> random_matrix(std::int64_t r, std::int64_t c, std::uint64_t seed) {
   Mat<Space> m("ttgnn::test::m", r, c);
   auto h = Kokkos::create_mirror_view(m);
   std::mt19937_64 rng(seed);
