@@ -26,6 +26,7 @@
 #include "core/optim/sgd.hpp"
 #include "core/optim/sparse_adam.hpp"
 #include "core/parse_number.hpp"
+#include "core/runtime/allocation_tracker.hpp"
 #include "core/runtime/byte_ledger.hpp"
 #include "core/runtime/communicator.hpp"
 #include "core/runtime/grow_only.hpp"
