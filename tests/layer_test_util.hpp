@@ -240,6 +240,34 @@ template <class Space> ttgnn::GraphOperator<double, Space> block_operator() {
   return ttgnn::make_graph_operator(Space(), 9, row_map, entries, values);
 }
 
+/// The first \p m rows of \p a over its first \p cols columns: one block of a sampled stack
+/// (entries in later columns dropped).
+template <class Scalar, class Space, class Ordinal>
+GraphOperator<Scalar, Space, Ordinal> top_block(GraphOperator<Scalar, Space, Ordinal> const &a,
+                                                std::int64_t m, std::int64_t cols) {
+  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
+  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.entries);
+  auto va = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.values);
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> R("ttgnn::test::row_map", m + 1);
+  std::vector<Ordinal> e;
+  std::vector<Scalar> w;
+  for (std::int64_t i = 0; i < m; ++i) {
+    for (std::int64_t k = rm(i); k < rm(i + 1); ++k)
+      if (en(k) < cols) {
+        e.push_back(en(k));
+        w.push_back(va(k));
+      }
+    R(i + 1) = static_cast<std::int64_t>(e.size());
+  }
+  using MS = typename Space::memory_space;
+  Kokkos::View<Ordinal *, MS> E("ttgnn::test::entries", e.size());
+  Kokkos::View<Scalar *, MS> W("ttgnn::test::values", w.size());
+  Kokkos::deep_copy(E, Kokkos::View<Ordinal *, Kokkos::HostSpace>(e.data(), e.size()));
+  Kokkos::deep_copy(W, Kokkos::View<Scalar *, Kokkos::HostSpace>(w.data(), w.size()));
+  auto Rd = Kokkos::create_mirror_view_and_copy(MS(), R);
+  return make_graph_operator<Scalar>(Space(), cols, Rd, E, W);
+}
+
 } // namespace ttgnn::test
 
 #endif

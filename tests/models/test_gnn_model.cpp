@@ -242,43 +242,11 @@ template <class Space> void check_block_operators() {
   s.model->set_training(false);
   auto x = s.input->features();
   const auto full = to_host(s.model->forward(space, s.a, x));
-  // Block l: the first m_l rows of A (all 12 columns for l = 0, then m_{l-1}).
-  auto rows_of = [&](std::int64_t m, std::int64_t cols) {
-    auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.a.row_map);
-    auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.a.entries);
-    auto va = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.a.values);
-    std::vector<std::int64_t> r{0};
-    std::vector<std::int32_t> e;
-    std::vector<double> w;
-    for (std::int64_t i = 0; i < m; ++i) {
-      for (std::int64_t k = rm(i); k < rm(i + 1); ++k)
-        if (en(k) < cols) {
-          e.push_back(en(k));
-          w.push_back(va(k));
-        }
-      r.push_back(static_cast<std::int64_t>(e.size()));
-    }
-    Kokkos::View<std::int64_t *, typename Space::memory_space> R("r", r.size());
-    Kokkos::View<std::int32_t *, typename Space::memory_space> E("e", e.size());
-    Kokkos::View<double *, typename Space::memory_space> W("w", w.size());
-    auto Rh = Kokkos::create_mirror_view(R);
-    auto Eh = Kokkos::create_mirror_view(E);
-    auto Wh = Kokkos::create_mirror_view(W);
-    for (std::size_t i = 0; i < r.size(); ++i)
-      Rh(i) = r[i];
-    for (std::size_t i = 0; i < e.size(); ++i) {
-      Eh(i) = e[i];
-      Wh(i) = w[i];
-    }
-    Kokkos::deep_copy(R, Rh);
-    Kokkos::deep_copy(E, Eh);
-    Kokkos::deep_copy(W, Wh);
-    return ttgnn::make_graph_operator<double>(space, cols, R, E, W);
-  };
   // Full neighbourhoods are kept only while every neighbour of the kept rows is among the
   // columns: use all 12 nodes at every layer but shrink the last layer's output to 5 rows.
-  std::vector<ttgnn::GraphOperator<double, Space>> ops{rows_of(12, 12), rows_of(12, 12),
-                                                       rows_of(5, 12)};
+  using ttgnn::test::top_block;
+  std::vector<ttgnn::GraphOperator<double, Space>> ops{
+      top_block(s.a, 12, 12), top_block(s.a, 12, 12), top_block(s.a, 5, 12)};
   const auto block = to_host(s.model->forward(space, ops, x));
   REQUIRE(block.size() == 5 * 3);
   for (std::size_t k = 0; k < block.size(); ++k)

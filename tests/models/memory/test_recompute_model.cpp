@@ -41,31 +41,6 @@ template <class View> void append(std::vector<double> &out, View const &v) {
         out.push_back(h(i, j));
 }
 
-/// The first m rows of \p a over its first cols columns (a block of a sampled stack).
-template <class Space> Op<Space> top_block(Op<Space> const &a, std::int64_t m, std::int64_t cols) {
-  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
-  auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.entries);
-  auto va = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.values);
-  Kokkos::View<std::int64_t *, Kokkos::HostSpace> R("r", m + 1);
-  std::vector<std::int32_t> e;
-  std::vector<double> w;
-  for (std::int64_t i = 0; i < m; ++i) {
-    for (std::int64_t k = rm(i); k < rm(i + 1); ++k)
-      if (en(k) < cols) {
-        e.push_back(en(k));
-        w.push_back(va(k));
-      }
-    R(i + 1) = static_cast<std::int64_t>(e.size());
-  }
-  using MS = typename Space::memory_space;
-  Kokkos::View<std::int32_t *, MS> E("e", e.size());
-  Kokkos::View<double *, MS> W("w", w.size());
-  Kokkos::deep_copy(E, Kokkos::View<std::int32_t *, Kokkos::HostSpace>(e.data(), e.size()));
-  Kokkos::deep_copy(W, Kokkos::View<double *, Kokkos::HostSpace>(w.data(), w.size()));
-  auto Rd = Kokkos::create_mirror_view_and_copy(MS(), R);
-  return ttgnn::make_graph_operator<double>(Space(), cols, Rd, E, W);
-}
-
 struct Case {
   ttgnn::GnnKind kind;
   std::int64_t in;
@@ -137,8 +112,8 @@ template <class Space> void check_every_schedule() {
                                                         : ttgnn::mean_aggregation<double>(space, g);
         std::vector<Op<Space>> ops{a};
         if (c.blocks)
-          ops = {top_block<Space>(a, 20, 20), top_block<Space>(a, 12, 20),
-                 top_block<Space>(a, 5, 12)};
+          ops = {ttgnn::test::top_block(a, 20, 20), ttgnn::test::top_block(a, 12, 20),
+                 ttgnn::test::top_block(a, 5, 12)};
         const auto reference = two_steps<Space>(c, ops, {});
         for (auto const &s : schedules) {
           CAPTURE(ttgnn::to_string(s));
