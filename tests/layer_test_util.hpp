@@ -6,6 +6,7 @@
 /// the mean operator of a sampled block.
 
 #include "graph/csr_graph.hpp"
+#include "models/layers/gcn_norm.hpp"
 #include "models/layers/graph_operator.hpp"
 #include "models/layers/layer.hpp"
 #include "models/layers/parameter_init.hpp"
@@ -214,6 +215,52 @@ void check_graph_layer(Layer &layer, ttgnn::GraphOperator<double, Space> const &
         layer.backward(space, r, gx);
       },
       vars);
+}
+
+/// The input gradient written over the output gradient's storage (a layer of equal widths on
+/// a square operator) against the same backward into a buffer of its own: the same kernels on
+/// the same values, only the storage differs, so the two agree to the last few roundings of a
+/// sum of O(1) terms (1e-12 in double).
+template <class Space, class Layer>
+void check_in_place_input_gradient(Layer &layer, ttgnn::GraphOperator<double, Space> const &a,
+                                   std::int64_t width, std::string const &what) {
+  CAPTURE(what);
+  const Space space;
+  auto x = random_matrix<Space>(a.num_cols, width, 3);
+  auto r = random_matrix<Space>(a.num_rows, width, 4);
+  Mat<Space> y("ttgnn::test::y", a.num_rows, width), gx("ttgnn::test::gx", a.num_cols, width);
+  Mat<Space> g("ttgnn::test::g", a.num_rows, width);
+  randomise_parameters(layer, 5);
+  auto run = [&](Mat<Space> const &grad_y, Mat<Space> const &grad_x) {
+    layer.forward(space, a, x, y);
+    layer.zero_grad(space);
+    layer.backward(space, grad_y, grad_x);
+    std::vector<std::vector<double>> out;
+    for (auto const &v : layer.gradients()) {
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+      out.emplace_back(h.data(), h.data() + h.size());
+    }
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), flat(grad_x));
+    out.emplace_back(h.data(), h.data() + h.size());
+    return out;
+  };
+  const auto separate = run(r, gx);
+  Kokkos::deep_copy(g, r);
+  const auto in_place = run(g, g);
+  REQUIRE(separate.size() == in_place.size());
+  for (std::size_t k = 0; k < separate.size(); ++k)
+    for (std::size_t i = 0; i < separate[k].size(); ++i)
+      REQUIRE(in_place[k][i] == doctest::Approx(separate[k][i]).epsilon(1e-12));
+}
+
+/// Mean operator of a cycle of n nodes (each node's two neighbours).
+template <class Space> ttgnn::GraphOperator<double, Space> cycle_mean_operator(int n) {
+  std::vector<std::pair<int, int>> arcs;
+  for (int i = 0; i < n; ++i) {
+    arcs.emplace_back(i, (i + 1) % n);
+    arcs.emplace_back((i + 1) % n, i);
+  }
+  return ttgnn::mean_aggregation<double>(Space(), make_graph(n, arcs));
 }
 
 /// Rectangular mean operator of a sampled block: 4 output nodes (the first 4 of 9 inputs).

@@ -58,6 +58,8 @@ public:
       auto const &t = this->make_t("ax", a.num_rows, this->in_);
       a.apply(space, x, t);
       gemm(space, 'N', 'N', Scalar(1), t, this->weight(), Scalar(0), y);
+      if (!this->keeps_ax())
+        this->done_with_t();
     } else {
       auto const &t = this->make_t("xw", a.num_cols, this->out_);
       gemm(space, 'N', 'N', Scalar(1), x, this->weight(), Scalar(0), t);
@@ -69,7 +71,8 @@ public:
   }
 
   /// \brief dW += (A x)^T gy, db += sums of gy, gx = A^T gy W^T (skipped if gx is empty).
-  /// gx may be the forward's x: x is read before gx is written (GnnModel relies on it).
+  /// gx may be the forward's x (x is read before gx is written; GnnModel relies on it) or,
+  /// for a layer that does not keep A x, gy's storage (gy is read before gx is written).
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
     auto const &a_ = this->a_;
     detail::require_extents(grad_y, a_.num_rows, this->out_, "ttgnn::GCNConv::backward: grad_y");
@@ -78,7 +81,7 @@ public:
       detail::require_extents(grad_x, a_.num_cols, this->in_, "ttgnn::GCNConv::backward: grad_x");
     if (this->has_bias())
       column_sums(space, grad_y, this->bias_grad(), Scalar(1), this->sums_);
-    if (aggregate_first()) { // y = t W, t = A x
+    if (this->keeps_ax()) { // y = t W, t = A x
       gemm(space, 'T', 'N', Scalar(1), this->t_, grad_y, Scalar(1), this->weight_grad());
       this->done_with_t();
       if (want_x) {
@@ -86,8 +89,8 @@ public:
         gemm(space, 'N', 'T', Scalar(1), grad_y, this->weight(), Scalar(0), u);
         a_.apply_transpose(space, u, grad_x);
       }
-    } else { // y = A t, t = x W
-      auto const &u = this->make_u("grad_xw", a_.num_cols, this->out_);
+    } else { // through u = A^T gy: dW = x^T u, gx = u W^T
+      auto const &u = this->make_u("grad_agg", a_.num_cols, this->out_);
       a_.apply_transpose(space, grad_y, u);
       gemm(space, 'T', 'N', Scalar(1), this->x_, u, Scalar(1), this->weight_grad());
       if (want_x)

@@ -5,6 +5,12 @@
 /// backward, the scratch t (A x for an aggregate-first layer, x W otherwise) and u (the
 /// backward's A^T or W^T product), and their lifetimes.
 ///
+/// Only a widening layer (in < out) keeps t = A x for its backward (dW = t^T gy, then
+/// gx = A^T (gy W^T), a sparse product of the narrower width). Every other layer goes back
+/// through u = A^T gy: dW = x^T u and gx = u W^T, the same work when in = out, with nothing
+/// kept but x, and gx may then take gy's storage (GnnModel passes gy as gx when the shapes
+/// allow), which lowers the least memory a step can train in by one activation matrix.
+///
 /// By default t and u are workspaces that live from step to step (no allocation after the
 /// first). A transient layer (set_transient, for training under a memory budget) frees what it
 /// no longer needs as soon as it can: t after the forward when the backward does not read it
@@ -24,6 +30,9 @@
 
 namespace ttgnn {
 
+/// Rows of an input gradient formed at a time when it takes the output gradient's storage.
+inline constexpr std::int64_t kInPlaceGradRows = 16384;
+
 /// \brief Base of the graph convolutions (see the file comment).
 template <class Scalar, class ExecutionSpace, class Ordinal>
 class GraphConv : public DenseLayer<Scalar, ExecutionSpace> {
@@ -36,17 +45,20 @@ public:
   /// True when forward computes (A x) W (in <= out): the backward reads t = A x. False for
   /// A (x W): t is forward scratch and the backward reads x.
   bool aggregate_first() const { return this->in_ <= this->out_; }
+  /// True when the backward reads t = A x (in < out), kept from the forward (see the file
+  /// comment).
+  bool keeps_ax() const { return this->in_ < this->out_; }
 
   /// Free scratch and saved input as early as possible (see the file comment).
   void set_transient(bool on) { transient_ = on; }
   bool transient() const { return transient_; }
 
   /// \brief What the last forward on (a, x) kept, rebuilt without computing the output: the
-  /// operator, the input and, for an aggregate-first layer, t = A x.
+  /// operator, the input and, for a widening layer, t = A x.
   void recompute_saved(ExecutionSpace const &space, operator_type const &a, matrix_type const &x) {
     a_ = a;
     x_ = x;
-    if (aggregate_first()) {
+    if (keeps_ax()) {
       t_ = t_ws_.rows(label("ax"), a.num_rows, this->in_);
       a.apply(space, x, t_);
     }
@@ -83,10 +95,11 @@ protected:
       t_ws_.release();
     }
   }
-  /// End of a backward: frees u and the saved input when transient.
+  /// End of a backward: frees the scratch and the saved input when transient.
   void done_with_backward() {
     if (transient_) {
-      x_ = u_ = matrix_type();
+      x_ = t_ = u_ = matrix_type();
+      t_ws_.release();
       u_ws_.release();
     }
   }

@@ -19,6 +19,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -70,6 +71,8 @@ public:
       auto const &t = this->make_t("ax", a.num_rows, this->in_);
       a.apply(space, x, t);
       gemm(space, 'N', 'N', Scalar(1), t, weight_neigh(), Scalar(0), y);
+      if (!this->keeps_ax())
+        this->done_with_t();
     } else {
       auto const &t = this->make_t("xw", a.num_cols, this->out_);
       gemm(space, 'N', 'N', Scalar(1), x, weight_neigh(), Scalar(0), t);
@@ -82,7 +85,9 @@ public:
   }
 
   /// \brief Accumulates dW_self, dW_neigh, db; gx = A^T gy W_neigh^T + [gy W_self^T; 0].
-  /// gx may be the forward's x: x is read before gx is written (GnnModel relies on it).
+  /// gx may be the forward's x (x is read before gx is written; GnnModel relies on it) or,
+  /// for a layer that does not keep A x, gy's storage (rows and widths equal): gx is then
+  /// formed kInPlaceGradRows rows at a time, each block of gy read before it is overwritten.
   void backward(ExecutionSpace const &space, matrix_type const &grad_y, matrix_type const &grad_x) {
     auto const &a_ = this->a_;
     auto const &x_ = this->x_;
@@ -94,29 +99,50 @@ public:
     if (this->has_bias())
       column_sums(space, grad_y, this->bias_grad(), Scalar(1), this->sums_);
     gemm(space, 'T', 'N', Scalar(1), top_rows(x_, m), grad_y, Scalar(1), this->weight_grad(0));
-    if (aggregate_first()) { // neighbour term t W_neigh, t = A x
+    if (this->keeps_ax()) { // neighbour term t W_neigh, t = A x
       gemm(space, 'T', 'N', Scalar(1), this->t_, grad_y, Scalar(1), this->weight_grad(1));
       this->done_with_t();
       if (want_x) {
         auto const &u = this->make_u("grad_ax", m, this->in_);
         gemm(space, 'N', 'T', Scalar(1), grad_y, weight_neigh(), Scalar(0), u);
         a_.apply_transpose(space, u, grad_x);
+        gemm(space, 'N', 'T', Scalar(1), grad_y, weight_self(), Scalar(1), top_rows(grad_x, m));
       }
-    } else { // neighbour term A t, t = x W_neigh
-      auto const &u = this->make_u("grad_xw", a_.num_cols, this->out_);
+    } else { // through u = A^T gy: dW_neigh = x^T u, gx = u W_neigh^T + [gy W_self^T; 0]
+      auto const &u = this->make_u("grad_agg", a_.num_cols, this->out_);
       a_.apply_transpose(space, grad_y, u);
       gemm(space, 'T', 'N', Scalar(1), x_, u, Scalar(1), this->weight_grad(1));
-      if (want_x)
+      if (want_x && grad_x.data() == grad_y.data())
+        input_gradient_in_place(space, grad_y, u, grad_x);
+      else if (want_x) {
         gemm(space, 'N', 'T', Scalar(1), u, weight_neigh(), Scalar(0), grad_x);
+        gemm(space, 'N', 'T', Scalar(1), grad_y, weight_self(), Scalar(1), top_rows(grad_x, m));
+      }
     }
-    if (want_x)
-      gemm(space, 'N', 'T', Scalar(1), grad_y, weight_self(), Scalar(1), top_rows(grad_x, m));
     this->done_with_backward();
   }
 
 private:
-  static matrix_type top_rows(matrix_type const &x, std::int64_t m) {
-    return Kokkos::subview(x, std::make_pair(std::int64_t(0), m), Kokkos::ALL);
+  static matrix_type top_rows(matrix_type const &x, std::int64_t m) { return row_range(x, 0, m); }
+  static matrix_type row_range(matrix_type const &x, std::int64_t begin, std::int64_t end) {
+    return Kokkos::subview(x, std::make_pair(begin, end), Kokkos::ALL);
+  }
+
+  /// gx = u W_neigh^T + gy W_self^T over gx = gy's storage, kInPlaceGradRows rows at a time.
+  void input_gradient_in_place(ExecutionSpace const &space, matrix_type const &grad_y,
+                               matrix_type const &u, matrix_type const &grad_x) {
+    const std::int64_t n = grad_x.extent(0);
+    if (grad_y.extent(0) != grad_x.extent(0) || this->in_ != this->out_)
+      throw ConfigError("ttgnn::SAGEConv::backward: grad_x may share grad_y's storage only when "
+                        "their shapes are equal");
+    auto const &block = this->make_t("grad_block", std::min(n, kInPlaceGradRows), this->in_);
+    for (std::int64_t begin = 0; begin < n; begin += kInPlaceGradRows) {
+      const std::int64_t end = std::min(n, begin + kInPlaceGradRows);
+      auto const b = row_range(block, 0, end - begin);
+      gemm(space, 'N', 'T', Scalar(1), row_range(u, begin, end), weight_neigh(), Scalar(0), b);
+      gemm(space, 'N', 'T', Scalar(1), row_range(grad_y, begin, end), weight_self(), Scalar(1), b);
+      Kokkos::deep_copy(space, row_range(grad_x, begin, end), b);
+    }
   }
 };
 
