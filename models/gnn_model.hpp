@@ -356,6 +356,12 @@ private:
   /// which adds to the ReLU output before the dropout).
   bool fused_relu(int l) const { return l >= 0 && l + 1 < config_.num_layers && !residual_at(l); }
   bool has_bn(int l) const { return config_.batch_norm && l + 1 < config_.num_layers; }
+  /// Whether stage l's backward writes dL/dh_l over dL/dh_{l+1} (a hidden layer of equal
+  /// rows and widths without a residual, which still reads dL/dh_{l+1} after the layer).
+  bool grad_in_place(int l) const {
+    return l > 0 && l + 1 < config_.num_layers && rows_[l] == rows_[l + 1] &&
+           width(l) == width(l + 1) && !residual_at(l);
+  }
   /// The input dropout runs in place on x (set_overwrite_input).
   bool drops_x_in_place() const { return dropped_[0] && overwrite_input_ && !residual_at(0); }
 
@@ -496,8 +502,9 @@ private:
     if (!plan_.ops.empty()) // h_{l+1} was read (the ReLU's sign): free it before dL/dh_l is made
       free_activation(l + 1);
     const bool need_input = l > 0 || detail::wanted(grad_[0]);
-    if (need_input && l > 0)
-      grad_[l] = gd_ws_[l].rows("ttgnn::gnn_model::grad_in", rows_[l], width(l));
+    if (need_input && l > 0) // in place: gz is g, read by the layer before it writes
+      grad_[l] =
+          grad_in_place(l) ? g : gd_ws_[l].rows("ttgnn::gnn_model::grad_in", rows_[l], width(l));
     matrix_type gin = need_input ? grad_[l] : matrix_type(); // dL/dh_l
     if (config_.kind == GnnKind::gcn)
       gcn_[l].backward(space, gz, gin);

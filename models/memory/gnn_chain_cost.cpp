@@ -1,6 +1,7 @@
 #include "models/memory/gnn_chain_cost.hpp"
 
 #include "core/error.hpp"
+#include "models/layers/graph_conv.hpp"
 
 #include <algorithm>
 #include <string>
@@ -39,25 +40,40 @@ ChainCost gnn_chain_cost(GnnStepShape const &shape) {
   for (int l = 0; l < L; ++l) {
     const std::int64_t n_in = shape.rows[l], n_out = shape.rows[l + 1];
     const std::int64_t w_in = m.width(l), w_out = m.width(l + 1);
-    const bool agg = w_in <= w_out, whole = m.batch_norm_at(l) || m.residual_at(l);
+    const bool agg = w_in <= w_out, keeps_ax = w_in < w_out; // models/layers/graph_conv.hpp
+    const bool whole = m.batch_norm_at(l) || m.residual_at(l);
     const bool wants_grad = l > 0 || shape.input_gradient;
+    // the forward's scratch: t = A x (not kept unless widening) or t = x W
+    const std::int64_t t_scratch = keeps_ax ? 0 : agg ? n_out * w_in : n_in * w_out;
     StageCost s;
     s.input_bytes = l == 0 ? 0 : n_in * w_in * b;
     s.grad_bytes = s.input_bytes;
+    s.grad_in_place = l > 0 && l + 1 < L && n_in == n_out && w_in == w_out && !m.residual_at(l);
     s.saved_bytes =
-        ((m.separate_dropout(l) ? n_in * w_in : 0) + (agg ? n_out * w_in : 0) +
+        ((m.separate_dropout(l) ? n_in * w_in : 0) + (keeps_ax ? n_out * w_in : 0) +
          (m.batch_norm_at(l) ? n_out * w_out : 0) + (m.residual_at(l) ? n_out * w_out : 0)) *
         b;
-    s.forward_scratch = agg ? 0 : n_in * w_out * b;
-    s.recompute_scratch =
-        whole ? ((agg ? 0 : n_in * w_out) + (m.fused_relu(l) ? n_out * w_out : 0)) * b : 0;
-    s.backward_scratch = ((agg ? 0 : n_in * w_out) + (m.residual_at(l) ? n_out * w_out : 0)) * b;
-    const double spmm = kSpmmWeight * double(shape.nonzeros[l]) * double(agg ? w_in : w_out);
+    // t is freed before BatchNorm saves its normalized output: the peak above S_l holds only
+    // what t exceeds that buffer by
+    const std::int64_t over_bn =
+        std::max<std::int64_t>(0, t_scratch - (m.batch_norm_at(l) ? n_out * w_out : 0));
+    s.forward_scratch = over_bn * b;
+    s.recompute_scratch = whole ? (over_bn + (m.fused_relu(l) ? n_out * w_out : 0)) * b : 0;
+    // u = A^T gy unless widening (u = gy W^T replaces the freed t), and the rows of a SAGE
+    // input gradient formed in place
+    const std::int64_t u = keeps_ax ? 0 : n_in * w_out;
+    const std::int64_t block = s.grad_in_place && shape.config.kind == GnnKind::sage
+                                   ? std::min(n_in, kInPlaceGradRows) * w_in
+                                   : 0;
+    s.backward_scratch = (u + block + (m.residual_at(l) ? n_out * w_out : 0)) * b;
+    const double spmm_in = kSpmmWeight * double(shape.nonzeros[l]) * double(w_in);
+    const double spmm_out = kSpmmWeight * double(shape.nonzeros[l]) * double(w_out);
     const double gemm = double(agg ? n_out : n_in) * double(w_in) * double(w_out) +
                         (shape.config.kind == GnnKind::sage ? double(n_out) * w_in * w_out : 0.0);
-    s.forward_cost = spmm + gemm;
-    s.recompute_cost = whole ? s.forward_cost : agg ? spmm : 0.0;
-    s.backward_cost = (wants_grad ? spmm + 2 * gemm : gemm);
+    s.forward_cost = (agg ? spmm_in : spmm_out) + gemm;
+    s.recompute_cost = whole ? s.forward_cost : keeps_ax ? spmm_in : 0.0;
+    s.backward_cost = keeps_ax ? (wants_grad ? spmm_in + 2 * gemm : gemm)
+                               : spmm_out + (wants_grad ? 2 * gemm : gemm);
     c.stages.push_back(s);
   }
   c.output_bytes = shape.rows[L] * m.width(L) * b;

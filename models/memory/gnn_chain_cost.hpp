@@ -11,10 +11,11 @@
 /// whose dense multiply-adds outnumber them five to one).
 ///
 /// Stage l keeps, beyond its input A_l and output A_{l+1}: its dropout's output when that is a
-/// buffer of its own, t = A x of an aggregate-first layer, BatchNorm's x_hat and, with a
-/// residual, the ReLU output. Recomputing them reruns the layer's sparse product (aggregate
-/// first), nothing (x W first: the backward reads only x) or the whole stage (BatchNorm or a
-/// residual, which need the layer's output).
+/// buffer of its own, t = A x of a widening layer (in < out), BatchNorm's x_hat and, with a
+/// residual, the ReLU output. Recomputing them reruns the layer's sparse product (widening),
+/// nothing (otherwise the backward reads only x) or the whole stage (BatchNorm or a residual,
+/// which need the layer's output). A hidden layer of equal rows and widths writes its input
+/// gradient over its output gradient (grad_in_place).
 
 #include "models/gnn_config.hpp"
 #include "models/memory/recompute_plan.hpp"

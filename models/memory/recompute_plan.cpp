@@ -80,7 +80,7 @@ private:
     }
     r.ops.push_back({Op::backward, t});
     r.cost += st(t).backward_cost;
-    r.peak = std::max(r.peak, live - act(t + 1) + grad(t) + st(t).backward_scratch);
+    r.peak = std::max(r.peak, live - act(t + 1) + st(t).backward_extra());
     r.exit = grad(t) - tail(t);
     return r;
   }
@@ -98,7 +98,7 @@ private:
     r.ops.push_back({Op::backward, s});
     r.cost = st(s).forward_cost + sub.cost + st(s).backward_cost;
     r.peak = std::max({st(s).saved_bytes + st(s).forward_scratch + act(s + 1), o + sub.peak,
-                       o + sub.exit - act(s + 1) + grad(s) + st(s).backward_scratch});
+                       o + sub.exit - act(s + 1) + st(s).backward_extra()});
     r.exit = grad(s) - tail(t);
     return r;
   }
@@ -248,7 +248,7 @@ RecomputePlan simulate_schedule(ChainCost const &chain, std::vector<RecomputeOp>
       if (!a[l] || !a[l + 1] || (has_saved && !s[l]) || !d[l + 1])
         fail(i, "the backward needs the stage's input, output, saved part and output gradient");
       live -= bytes_a(l + 1); // read first (a ReLU's sign), freed before D_l is made
-      p.peak_bytes = std::max(p.peak_bytes, live + c.grad_bytes + c.backward_scratch);
+      p.peak_bytes = std::max(p.peak_bytes, live + c.backward_extra());
       live += c.grad_bytes - (s[l] ? c.saved_bytes : 0) -
               (l + 1 < L ? chain.stages[l + 1].grad_bytes : 0);
       s[l] = false;

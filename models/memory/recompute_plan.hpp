@@ -15,7 +15,7 @@
 /// - backward(l): needs A_l, A_{l+1}, S_l and D_{l+1} (the caller's logits gradient for
 ///   l = L - 1); reads A_{l+1} first (a ReLU's sign: why A_{l+1} lives until backward(l)) and
 ///   frees it, then makes D_l (grad_bytes; backward_scratch for a moment) and frees S_l and
-///   D_{l+1}.
+///   D_{l+1}; a stage whose D_l takes D_{l+1}'s place (grad_in_place) adds only the scratch.
 /// A schedule is the sequence; its peak is the largest sum of the live bytes at any moment,
 /// its cost the sum of the operations' costs. The solver returns the cheapest schedule of
 /// Rotor's recursive family whose peak fits the limit (memoised over (first, last, limit)).
@@ -34,7 +34,12 @@ struct StageCost {
   std::int64_t forward_scratch = 0;   ///< transient during a forward, beyond S_l and A_{l+1}
   std::int64_t recompute_scratch = 0; ///< transient during recompute, beyond S_l
   std::int64_t backward_scratch = 0;  ///< transient during backward, beyond D_l
+  bool grad_in_place = false;         ///< D_l is written over D_{l+1} (same size)
   double forward_cost = 0, recompute_cost = 0, backward_cost = 0;
+  /// Bytes a backward adds above what is live once A_{l+1} is freed.
+  std::int64_t backward_extra() const {
+    return (grad_in_place ? 0 : grad_bytes) + backward_scratch;
+  }
 };
 
 /// \brief A chain of stages and the size of its output A_L (the logits).

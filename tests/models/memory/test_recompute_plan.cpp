@@ -33,6 +33,12 @@ ChainCost random_chain(int L, std::mt19937_64 &rng) {
     s.backward_cost = 2 * cost(rng);
     c.stages.push_back(s);
   }
+  // some stages write D_l over D_{l+1} (equal sizes)
+  for (int l = 1; l + 1 < L; ++l)
+    if (rng() % 2 == 0) {
+      c.stages[l].grad_in_place = true;
+      c.stages[l + 1].input_bytes = c.stages[l + 1].grad_bytes = c.stages[l].grad_bytes;
+    }
   c.output_bytes = bytes(rng);
   return c;
 }
@@ -105,6 +111,12 @@ TEST_CASE("recompute plan: a hand-worked three-stage chain") {
   CHECK(p.peak_bytes == 20);
   CHECK(p.cost == doctest::Approx(10.0));
   CHECK(ttgnn::to_string(p.ops) == "F_ck(0) F_all(1) F_all(2) B(2) B(1) R(0) B(0)");
+  // with a scratch of 8 in B(1), keep-all peaks there: S_0 + A_1 + S_1 + D_2 + D_1 + 8 = 28
+  // (A_2 and S_2 freed; B(2) peaks at 24); D_1 written over D_2 saves its 4 bytes
+  c.stages[1].backward_scratch = 8;
+  CHECK(ttgnn::keep_all_schedule(c).peak_bytes == 28);
+  c.stages[1].grad_in_place = true;
+  CHECK(ttgnn::keep_all_schedule(c).peak_bytes == 24);
 }
 
 TEST_CASE("recompute plan: invalid schedules are named") {
