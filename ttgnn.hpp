@@ -54,6 +54,7 @@
 #include "graph/io/ogb_writer.hpp"
 #include "graph/io/table_readers.hpp"
 #include "graph/neighbor_sampler.hpp"
+#include "graph/sampled_block_bounds.hpp"
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/order/label_propagation_order.hpp"
 #include "graph/order/locality.hpp"

@@ -98,7 +98,7 @@ void declare_network_options(Options &opts, ShownDefaults const &s) {
       .flag("residual", "residual connections between hidden layers of equal width")
       .flag("batch-norm", "BatchNorm after every hidden graph layer")
       .value("memory-budget",
-             "full-batch training within SIZE of memory in all (e.g. 12GiB): activations are "
+             "training within SIZE of memory in all (e.g. 12GiB): activations are "
              "recomputed where they do not fit, at the least extra work (0: no budget)",
              "0");
 }

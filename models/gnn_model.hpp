@@ -296,18 +296,28 @@ public:
   /// Wall time spent recomputing forwards in the backward passes so far (seconds).
   double recompute_seconds() const { return recompute_seconds_; }
 
-  /// \brief The step of \p ops (one for every layer, or one per layer) on inputs of \p rows
-  /// input rows as a chain (models/memory/gnn_chain_cost.hpp), in training mode.
+  /// \brief The training step on \p ops (one for every layer, or one per layer), for the chain
+  /// of models/memory/gnn_chain_cost.hpp.
   GnnStepShape step_shape(std::vector<operator_type> const &ops, bool input_gradient) const {
-    GnnStepShape s;
-    s.config = config_;
-    s.rows.push_back((ops.size() == 1 ? ops[0] : ops.at(0)).num_cols);
+    std::vector<std::int64_t> rows{(ops.size() == 1 ? ops[0] : ops.at(0)).num_cols}, nonzeros;
     for (int l = 0; l < config_.num_layers; ++l) {
       operator_type const &a = ops.size() == 1 ? ops[0] : ops.at(l);
-      s.rows.push_back(a.num_rows);
-      s.nonzeros.push_back(a.num_nonzeros());
-      s.dropped.push_back(dropout_[l].p() > 0.0);
+      rows.push_back(a.num_rows);
+      nonzeros.push_back(a.num_nonzeros());
     }
+    return step_shape(std::move(rows), std::move(nonzeros), input_gradient);
+  }
+
+  /// \brief The shape of a training step whose layer l reads rows[l] nodes through an operator
+  /// of nonzeros[l] entries (rows: L + 1, the output rows last).
+  GnnStepShape step_shape(std::vector<std::int64_t> rows, std::vector<std::int64_t> nonzeros,
+                          bool input_gradient) const {
+    GnnStepShape s;
+    s.config = config_;
+    s.rows = std::move(rows);
+    s.nonzeros = std::move(nonzeros);
+    for (int l = 0; l < config_.num_layers; ++l)
+      s.dropped.push_back(dropout_[l].p() > 0.0);
     s.overwrite_input = overwrite_input_;
     s.input_gradient = input_gradient;
     s.scalar_bytes = sizeof(Scalar);

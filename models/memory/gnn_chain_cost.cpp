@@ -48,7 +48,8 @@ ChainCost gnn_chain_cost(GnnStepShape const &shape) {
     StageCost s;
     s.input_bytes = l == 0 ? 0 : n_in * w_in * b;
     s.grad_bytes = s.input_bytes;
-    s.grad_in_place = l > 0 && l + 1 < L && n_in == n_out && w_in == w_out && !m.residual_at(l);
+    s.grad_in_place = shape.in_place_gradients && l > 0 && l + 1 < L && n_in == n_out &&
+                      w_in == w_out && !m.residual_at(l);
     s.saved_bytes =
         ((m.separate_dropout(l) ? n_in * w_in : 0) + (keeps_ax ? n_out * w_in : 0) +
          (m.batch_norm_at(l) ? n_out * w_out : 0) + (m.residual_at(l) ? n_out * w_out : 0)) *

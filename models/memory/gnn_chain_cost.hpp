@@ -36,6 +36,10 @@ struct GnnStepShape {
   std::vector<bool> dropped;          ///< L: the layer's dropout is active (training, p > 0)
   bool overwrite_input = false;       ///< the input dropout runs in place on x
   bool input_gradient = false;        ///< the backward writes dL/dx
+  /// A hidden stage of equal rows and widths writes its input gradient over its output
+  /// gradient. False for a bound on steps whose rows vary (sampled blocks): a step whose rows
+  /// differ by one needs the separate buffer.
+  bool in_place_gradients = true;
   int scalar_bytes = 4;
 };
 

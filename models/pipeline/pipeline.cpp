@@ -374,57 +374,26 @@ NodeTargets<Space> device_targets(Dataset<std::int32_t> const &data, NodeMetric 
 /// logits and logits gradient leave. ConfigError before any training when no schedule fits, naming
 /// the least budget that does. Logs the schedule once.
 template <class Scalar, class Space>
-RunResult::MemoryPlan
-plan_memory(GnnModel<Scalar, Space> &model, NodeInput<Scalar, Space> const &input,
-            GraphOperator<Scalar, Space> const &a, RunConfig const &c, RunLog const &log) {
-  RunResult::MemoryPlan m;
-  constexpr double MiB = 1024.0 * 1024.0;
+MemoryPlan plan_full_batch_memory(GnnModel<Scalar, Space> &model,
+                                  NodeInput<Scalar, Space> const &input,
+                                  GraphOperator<Scalar, Space> const &a, RunConfig const &c,
+                                  RunLog const &log) {
   const auto n = static_cast<std::int64_t>(a.num_rows);
   const bool looked_up = input.has_embedding() && !input.table_is_input();
   // the logits gradient, the logits the loss holds until the next step, the looked-up rows
   const std::int64_t step_rows =
       (2 * n * model.width(model.num_layers()) + (looked_up ? n * input.dim() : 0)) *
       std::int64_t(sizeof(Scalar));
-  const auto fixed = static_cast<std::int64_t>(current_rss_mb() * MiB);
+  const auto fixed = static_cast<std::int64_t>(current_rss_mb() * 1048576.0);
   model.set_overwrite_input(looked_up); // as the trainer's steps run
   model.set_input_gradient(input.trainable());
   const GnnStepShape shape = model.step_shape({a}, input.trainable());
-  const ChainCost chain = gnn_chain_cost(shape);
-  const std::int64_t eval = gnn_eval_peak_bytes(shape);
-  const std::int64_t limit = c.memory_budget - fixed - step_rows;
-  const RecomputePlan plan = limit >= eval ? solve_recompute(chain, limit) : RecomputePlan();
-  if (plan.ops.empty()) {
-    const std::int64_t least = std::max(min_recompute_bytes(chain), eval);
-    const auto mib = static_cast<long long>((fixed + step_rows + least + (1 << 20) - 1) >> 20);
-    throw ConfigError("--memory-budget " + format_byte_size(c.memory_budget) + " is too small: " +
-                      format_byte_size(fixed) + " are resident before training and a step's " +
-                      "rows take " + format_byte_size(step_rows) + "; the least schedule needs " +
-                      format_byte_size(least) + " of activations, so give at least " +
-                      std::to_string(mib) + "MiB");
-  }
-  model.set_memory_budget(limit);
-  m.budget_mb = double(c.memory_budget) / MiB;
-  m.fixed_mb = double(fixed) / MiB;
-  m.step_rows_mb = double(step_rows) / MiB;
-  m.activation_limit_mb = double(limit) / MiB;
-  m.activation_peak_mb = double(std::max(plan.peak_bytes, eval)) / MiB;
-  m.predicted_peak_mb = m.fixed_mb + m.step_rows_mb + m.activation_peak_mb;
-  m.schedule = to_string(plan.ops);
-  m.layers = plan.stage_modes();
-  m.predicted_overhead = plan.overhead();
-  if (log) {
-    std::string layers;
-    for (std::size_t l = 0; l < m.layers.size(); ++l)
-      layers += (l ? ", " : "") + std::to_string(l) + ": " + m.layers[l];
-    char buf[160];
-    std::snprintf(buf, sizeof buf,
-                  "; predicted peak %.0f MiB (activations %.0f MiB), recompute +%.1f%% work",
-                  m.predicted_peak_mb, m.activation_peak_mb, 100.0 * m.predicted_overhead);
-    log("memory budget " + format_byte_size(c.memory_budget) + ": " + format_byte_size(fixed) +
-        " resident, activations get " + format_byte_size(limit) + "; layers keep {" + layers + "}" +
-        buf);
-    log("schedule: " + m.schedule);
-  }
+  const MemoryPlan m =
+      plan_memory(shape, gnn_eval_peak_bytes(shape), c.memory_budget, fixed, step_rows);
+  model.set_memory_budget(m.activation_limit_bytes);
+  if (log)
+    for (auto const &line : describe(m))
+      log(line);
   return m;
 }
 
@@ -462,7 +431,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
     trainer.set_dropout_keys(
         Kokkos::create_mirror_view_and_copy(Mem(), o.ordered_ids, "ttgnn::pipeline::dropout_keys"));
   if (c.memory_budget > 0 && !evaluate_only)
-    out.memory_plan = plan_memory(model, input, a, c, log);
+    out.memory_plan = plan_full_batch_memory(model, input, a, c, log);
   out.gnn_params = model.num_parameters();
   out.embedding_params = input.num_parameters();
   out.embedding_dim = input.embedding_dim();
@@ -516,6 +485,7 @@ MinibatchTrainOptions minibatch_options(Dataset<std::int32_t> const &data, RunCo
   m.eval_fanouts = c.minibatch.eval_fanouts;
   m.eval_batch_size = c.minibatch.eval_batch_size;
   m.eval_chunk = c.minibatch.eval_chunk;
+  m.memory_budget = c.memory_budget;
   m.communicator = Communicator::world(); // mpirun -np P: data parallel (docs/DISTRIBUTED.md)
   m.evaluate_only = evaluate_only;
   m.predictions_path = c.predictions_out;
@@ -541,6 +511,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   MinibatchTrainOptions m = minibatch_options(data, c, o, evaluate_only);
   Dataset<std::int32_t> const &pdata = o.data;
   const NodeMetric metric = run_metric(c, pdata);
+  m.log_plan = log;
   m.on_epoch = [epoch_log = EpochLog(log, c.epochs, metric)](EpochRecord const &e) mutable {
     char extra[96];
     std::snprintf(extra, sizeof extra, "  (%lld batches, sampling %.3f s)",
@@ -560,6 +531,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   out.embedding_dim = uses_tt(c.input) || uses_full_table(c.input) ? c.embedding.dim : 0;
   out.batch_time_s = r.batch_time_s;
   out.batches_per_epoch = r.batches_per_epoch;
+  out.memory_plan = r.memory_plan;
   out.memory = r.memory; // the trainer's arrays (it holds the permuted dataset)
   if (pdata.graph.entries.data() != data.graph.entries.data()) {
     // a permuted copy: the dataset as loaded is held too (the caller's)
@@ -582,10 +554,6 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
   const auto t0 = Clock::now();
   check_run_config(c);
   const Communicator world = Communicator::world();
-  if (c.memory_budget > 0 && c.minibatch_mode())
-    throw ConfigError(
-        "--memory-budget plans full-batch training; mini-batch training (--batch-size) "
-        "bounds its memory with the batch size and fanouts");
   if (world.distributed() && !c.minibatch_mode())
     throw ConfigError("full-batch training does not run on several MPI ranks (every rank would "
                       "repeat the whole-graph forward); add --batch-size B for data-parallel "

@@ -103,9 +103,10 @@ struct RunConfig {
   /// Dropout on the input rows; 0 as OGB's and most PyG examples (Kipf & Welling use 0.5).
   double input_dropout = 0;
   bool residual = false, batch_norm = false;
-  /// Full-batch training under this many bytes in all (0: no budget): the activations get
-  /// what the resident memory at the start of training leaves, and the cheapest
-  /// re-materialization schedule that fits runs (GnnModel::set_memory_budget).
+  /// Training under this many bytes in all (0: no budget): the activations get what the
+  /// resident memory at the start of training and a step's rows (mini-batch: the largest a
+  /// batch can have) leave, and the cheapest re-materialization schedule that fits runs
+  /// (models/memory/memory_plan.hpp).
   std::int64_t memory_budget = 0;
   // optimisation
   int epochs = 200;

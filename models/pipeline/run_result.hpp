@@ -7,6 +7,7 @@
 
 #include "core/runtime/memory_breakdown.hpp"
 #include "core/tt/tt_shape.hpp"
+#include "models/memory/memory_plan.hpp"
 #include "models/loss/node_metric.hpp"
 #include "models/train/train_options.hpp"
 
@@ -51,23 +52,9 @@ struct RunResult {
   double batch_time_s = 0;      ///< mini-batch: median time per batch
   std::int64_t batches_per_epoch = 0;
   double peak_rss_mb = 0;
-  /// Full batch under --memory-budget (budget_mb 0: none): what the activations were given,
-  /// the schedule, the predicted peak next to peak_rss_mb, and the recomputation's cost.
-  struct MemoryPlan {
-    double budget_mb = 0;
-    double fixed_mb = 0;             ///< resident at the start of training (measured)
-    double step_rows_mb = 0;         ///< a step's input rows, logits and their gradient
-    double activation_limit_mb = 0;  ///< budget - fixed - step rows
-    double activation_peak_mb = 0;   ///< the schedule's (or evaluation's) peak, predicted
-    double predicted_peak_mb = 0;    ///< fixed + step rows + activation peak
-    std::string schedule;            ///< the operations ("F_all(0) F_ck(1) ... B(0)")
-    std::vector<std::string> layers; ///< per layer: all, input or none
-    double predicted_overhead = 0;   ///< extra work of the recomputations (cost model)
-    double recompute_s = 0;          ///< time spent recomputing (measured, all epochs)
-    /// Peak of the Kokkos allocations made during training (measured; AllocationTracker): to
-    /// set against step_rows_mb + activation_peak_mb
-    double training_allocations_mb = 0;
-  } memory_plan;
+  /// Under --memory-budget (budget_mb 0: none): what the activations were given, the schedule,
+  /// the predicted peak next to peak_rss_mb, and the recomputation's cost.
+  MemoryPlan memory_plan;
   MemoryBreakdown memory; ///< what the run held, by part (Views counted), next to peak RSS
   // mini-batch under MPI (docs/DISTRIBUTED.md)
   int ranks = 1;                            ///< ranks that trained together

@@ -6,7 +6,9 @@
 #include "core/runtime/grow_only.hpp"
 #include "core/error.hpp"
 #include "core/counter_rng.hpp"
+#include "core/runtime/allocation_tracker.hpp"
 #include "graph/neighbor_sampler.hpp"
+#include "graph/sampled_block_bounds.hpp"
 #include "core/io/atomic_file.hpp"
 #include "models/layers/block_operator.hpp"
 #include "models/train/checkpoint.hpp"
@@ -524,6 +526,55 @@ void record_run_memory(MinibatchResult &result, Dataset<std::int32_t> const &dat
   m.nodes_mb = to_mb(nodes.bytes());
 }
 
+/// Bytes of a batch bounded by \p b outside the model: its input rows of width \p dim, logits
+/// and their gradient of width \p classes, and its blocks (offsets, local ids, mean weights).
+std::int64_t batch_rows_bytes(SampledBlockBounds const &b, std::int64_t dim, std::int64_t classes) {
+  const std::size_t L = b.edges.size();
+  std::int64_t bytes = (b.rows[0] * dim + 2 * b.rows[L] * classes) * std::int64_t(sizeof(float));
+  for (std::size_t l = 0; l < L; ++l)
+    bytes += (b.rows[l + 1] + 1) * std::int64_t(sizeof(std::int64_t)) +
+             b.edges[l] * std::int64_t(sizeof(std::int32_t) + sizeof(float));
+  return bytes;
+}
+
+/// \brief Sets the model's activation budget from o.memory_budget for every batch: the resident
+/// memory now and a bound on any batch (graph/sampled_block_bounds.hpp) plan the largest step.
+/// Evaluation needs, above that, layer-wise inference's two largest N x width matrices and the
+/// mean operator's 1/deg (all nodes), or a bounded evaluation batch (subsets). ConfigError when
+/// no schedule fits.
+template <class ExecutionSpace>
+MemoryPlan plan_memory(GnnModel<float, ExecutionSpace, std::int32_t> &model,
+                       MinibatchInput<float, ExecutionSpace> const &input,
+                       Dataset<std::int32_t> const &data, MinibatchTrainOptions const &o) {
+  const int L = model.num_layers();
+  const std::int64_t classes = model.width(L), n = data.graph.num_nodes();
+  const SampledBlockBounds b = sampled_block_bounds(data.graph, o.batch_size, o.fanouts);
+  const std::int64_t step_rows = batch_rows_bytes(b, input.dim(), classes);
+  std::int64_t eval = 0;
+  if (o.evaluate && o.eval_nodes == EvalNodes::all) {
+    for (int l = 0; l < L; ++l)
+      eval = std::max(eval, n * (model.width(l + 1) + (l > 0 ? model.width(l) : 0)));
+    eval = (eval + n) * std::int64_t(sizeof(float));
+  } else if (o.evaluate) {
+    const SampledBlockBounds e = sampled_block_bounds(
+        data.graph, o.eval_batch_size > 0 ? o.eval_batch_size : o.batch_size,
+        o.eval_fanouts.empty() ? std::vector<std::int64_t>(L, -1) : o.eval_fanouts);
+    eval = gnn_eval_peak_bytes(model.step_shape(e.rows, e.edges, false)) +
+           batch_rows_bytes(e, input.dim(), classes);
+  }
+  model.set_overwrite_input(true); // a batch's input rows are its own (x_scratch)
+  model.set_input_gradient(input.trainable());
+  GnnStepShape shape = model.step_shape(b.rows, b.edges, input.trainable());
+  shape.in_place_gradients = false; // the rows vary from batch to batch
+  const auto fixed = static_cast<std::int64_t>(current_rss_mb() * 1048576.0);
+  const MemoryPlan m = plan_memory(shape, eval, o.memory_budget, fixed, step_rows);
+  model.set_memory_budget(m.activation_limit_bytes);
+  if (o.log_plan)
+    for (auto const &line : describe(m))
+      o.log_plan(line);
+  return m;
+}
+
 } // namespace minibatch_detail
 
 template <class ExecutionSpace>
@@ -557,8 +608,18 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   Communicator const &comm = o.communicator;
   const md::CommStart comm_start{comm.bytes(), comm.seconds()};
   MinibatchResult result;
+  std::optional<AllocationTracker> allocations; // what training allocates, under a budget
+  if (o.memory_budget > 0 && !o.evaluate_only) {
+    result.memory_plan = md::plan_memory(model, input, data, o);
+    allocations.emplace();
+  }
   static_cast<TrainResult &>(result) =
       o.evaluate_only ? loop.evaluate_checkpoint(source, o.checkpoint_path) : loop.run(source);
+  if (allocations) {
+    result.memory_plan.recompute_s = model.recompute_seconds();
+    result.memory_plan.training_allocations_mb = double(allocations->peak_bytes()) / 1048576.0;
+    allocations.reset();
+  }
   md::write_minibatch_outputs(space, data, o, source, input);
   md::record_run_figures(result, comm, comm_start, metric, model, input, source, loop);
   md::record_run_memory(result, data, targets, model, input, source, loop);

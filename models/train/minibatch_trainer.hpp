@@ -42,6 +42,7 @@
 #include "core/runtime/peak_memory.hpp" // peak_rss_mb, reported in MinibatchResult
 #include "graph/dataset.hpp"
 #include "models/gnn_config.hpp"
+#include "models/memory/memory_plan.hpp"
 #include "models/embedding/minibatch_input.hpp"
 #include "models/train/eval_nodes.hpp"
 #include "models/train/train_options.hpp"
@@ -87,6 +88,13 @@ struct MinibatchTrainOptions : TrainOptions {
   bool evaluate = true;             ///< false: train only (benchmarks)
   /// Batches per epoch (0: all). Benchmarks time a prefix of the epoch and extrapolate.
   std::int64_t max_batches = 0;
+  /// Bytes the whole run may hold (0: no budget): every training step is planned within what
+  /// is resident before the first one and a bound on any batch's blocks
+  /// (graph/sampled_block_bounds.hpp) leave (models/memory/memory_plan.hpp); ConfigError
+  /// before training when no schedule fits.
+  std::int64_t memory_budget = 0;
+  /// Called once before training with the memory plan's lines (under memory_budget).
+  std::function<void(std::string const &)> log_plan;
   std::uint64_t seed = 0; ///< shuffles, sampled blocks, weights and dropout masks
   /// Metric of evaluation and selection: "" (the dataset's eval_metric when it fits, else
   /// accuracy, or ROC-AUC for multi-label targets: dataset_metric), acc, rocauc, f1_micro,
@@ -133,6 +141,7 @@ struct MinibatchResult : TrainResult {
   /// largest batch), evaluation (largest N x width matrices and chunk buffers, the evaluation
   /// sampler).
   MemoryBreakdown memory;
+  MemoryPlan memory_plan; ///< under memory_budget (budget_mb > 0)
   // Data parallelism (0 on one rank, where nothing is communicated).
   int ranks = 1;                     ///< ranks of the communicator
   double comm_bytes_per_step = 0;    ///< bytes this rank handed to MPI per optimizer step

@@ -3,6 +3,7 @@
 // counts, and the samples are uniform over neighbours and over neighbour pairs on a star.
 #include "core/error.hpp"
 #include "graph/neighbor_sampler.hpp"
+#include "graph/sampled_block_bounds.hpp"
 #include "test_harness.hpp"
 
 #include <algorithm>
@@ -152,6 +153,49 @@ template <class ExecutionSpace> void check_blocks() {
 
 TTGNN_TEST_HOST_SPACES("sampled blocks hold real neighbours, min(deg, fanout) each, no repeats") {
   check_blocks<ExecutionSpace>();
+}
+
+/// Every block of random batches stays within sampled_block_bounds, and a hub's batch on a star
+/// reaches them.
+template <class ExecutionSpace> void check_bounds() {
+  ExecutionSpace space;
+  const HostGraph g = random_graph(300, 10, 11);
+  std::mt19937_64 rng(4);
+  for (auto const &fanouts : std::vector<std::vector<std::int64_t>>{{2, 3}, {-1, 4, 2}, {1000}}) {
+    ttgnn::NeighborSampler<std::int32_t> sampler(g, fanouts, 3);
+    for (std::int64_t batch : {1, 7, 40, 400}) {
+      const auto bounds = ttgnn::sampled_block_bounds(g, batch, fanouts);
+      CHECK(bounds.rows.back() == std::min<std::int64_t>(batch, 300));
+      for (std::uint64_t b = 0; b < 4; ++b) {
+        std::vector<std::int64_t> seeds;
+        for (std::int64_t i = 0; i < std::min<std::int64_t>(batch, 300); ++i)
+          seeds.push_back(b == 0 ? i : std::int64_t(rng() % 300)); // b = 0: the hub, node 0
+        std::sort(seeds.begin(), seeds.end());
+        seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+        const auto x = sampler.sample(space, ids(seeds), 0, b);
+        for (std::size_t l = 0; l < fanouts.size(); ++l) {
+          CHECK(x.blocks[l].num_src <= bounds.rows[l]);
+          CHECK(x.blocks[l].num_edges() <= bounds.edges[l]);
+        }
+      }
+    }
+  }
+  std::vector<std::set<int>> star(9);
+  for (int j = 1; j < 9; ++j) {
+    star[0].insert(j);
+    star[j].insert(0);
+  }
+  const HostGraph s = from_rows(star);
+  const auto bounds = ttgnn::sampled_block_bounds(s, 1, {-1});
+  CHECK(bounds.rows == std::vector<std::int64_t>{9, 1});
+  CHECK(bounds.edges == std::vector<std::int64_t>{8});
+  const auto x = ttgnn::NeighborSampler<std::int32_t>(s, {-1}, 1).sample(space, ids({0}), 0, 0);
+  CHECK(x.blocks[0].num_src == 9);
+  CHECK(x.blocks[0].num_edges() == 8);
+}
+
+TTGNN_TEST_HOST_SPACES("sampled blocks stay within their bounds") {
+  check_bounds<ExecutionSpace>();
 }
 
 template <class ExecutionSpace> void check_determinism() {

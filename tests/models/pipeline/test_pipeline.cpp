@@ -469,3 +469,42 @@ TEST_CASE("run_training: a locality order is invisible in losses, scores, logits
                   ttgnn::ConfigError);
   CHECK_THROWS_AS(ttgnn::parse_locality("nearby"), ttgnn::ConfigError);
 }
+
+TEST_CASE("run_training: a memory budget changes no result and refuses what no schedule fits") {
+  const auto data = sbm(500, 12);
+  ttgnn::RunConfig full;
+  full.input = ttgnn::InputKind::features_tt;
+  full.embedding.dim = 8;
+  full.embedding.tt_rank = 3;
+  full.hidden = 16;
+  full.layers = 3;
+  full.dropout = 0.3;
+  full.batch_norm = true;
+  full.epochs = 3;
+  full.seed = 4;
+  ttgnn::RunConfig mini = full;
+  mini.model = ttgnn::GnnKind::sage;
+  mini.minibatch.batch_size = 50;
+  mini.minibatch.fanouts = {4, -1, 3};
+  for (auto const &c : {full, mini}) {
+    CAPTURE(c.minibatch_mode());
+    const auto base = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, c);
+    CHECK(base.memory_plan.budget_mb == 0);
+    ttgnn::RunConfig b = c;
+    b.memory_budget = std::int64_t(64) << 30; // room for every layer: the budgeted path, no replay
+    const auto got = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, b);
+    CHECK(got.memory_plan.budget_mb == 65536.0);
+    CHECK(got.memory_plan.layers == std::vector<std::string>(3, "all"));
+    CHECK(got.memory_plan.predicted_peak_mb > got.memory_plan.fixed_mb);
+    CHECK(got.memory_plan.predicted_peak_mb < 65536.0);
+    REQUIRE(got.history.size() == base.history.size());
+    for (std::size_t e = 0; e < base.history.size(); ++e) {
+      CHECK(got.history[e].loss == base.history[e].loss); // bitwise
+      CHECK(got.history[e].valid_acc == base.history[e].valid_acc);
+    }
+    CHECK(got.test_score == base.test_score);
+    b.memory_budget = 1 << 20;
+    CHECK_THROWS_WITH_AS(ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, b),
+                         doctest::Contains("is too small"), ttgnn::ConfigError);
+  }
+}
