@@ -43,6 +43,7 @@
 #include <chrono>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -217,10 +218,7 @@ public:
       dropped_[l] = training_ && dropout_[l].p() > 0.0;
     }
     const bool planned = budget_ > 0 || !forced_.empty();
-    for (auto &c : gcn_)
-      c.set_transient(planned);
-    for (auto &c : sage_)
-      c.set_transient(planned);
+    set_transient(planned);
     if (!planned) {
       for (int l = 0; l < L; ++l)
         stage_forward(space, l, false);
@@ -293,6 +291,9 @@ public:
   void set_recompute_schedule(std::vector<RecomputeOp> ops) { forced_ = std::move(ops); }
   /// The schedule of the last training forward (empty without a budget).
   RecomputePlan const &last_plan() const { return last_plan_; }
+  /// Frees the buffers a budgeted step freed and kept for the next one (BufferCache).
+  void release_cached_buffers() { cache_->clear(); }
+
   /// Wall time spent recomputing forwards in the backward passes so far (seconds).
   double recompute_seconds() const { return recompute_seconds_; }
 
@@ -337,6 +338,8 @@ public:
     for (auto const *v : {&drop_ws_, &z_ws_, &gd_ws_, &gz_ws_, &res_ws_})
       for (auto const &w : *v)
         mine.add(w.storage());
+    for (auto const &b : cache_->buffers())
+      mine.add(b);
     for (auto const &l : gcn_)
       l.add_workspace(mine);
     for (auto const &l : sage_)
@@ -412,6 +415,28 @@ private:
         free_grad(l + 1);
       break;
     }
+  }
+
+  /// \brief Under a plan, the layers free what they no longer need, and every buffer freed
+  /// goes to cache_, from which the next step takes its own (core/runtime/buffer_cache.hpp).
+  void set_transient(bool planned) {
+    BufferCache<matrix_type> *cache = planned ? cache_.get() : nullptr;
+    if (!planned)
+      cache_->clear();
+    for (auto &c : gcn_) {
+      c.set_transient(planned);
+      c.set_buffer_cache(cache);
+    }
+    for (auto &c : sage_) {
+      c.set_transient(planned);
+      c.set_buffer_cache(cache);
+    }
+    for (auto &b : bn_)
+      b.set_buffer_cache(cache);
+    for (auto *v : {&drop_ws_, &z_ws_, &gd_ws_, &gz_ws_, &res_ws_})
+      for (auto &w : *v)
+        w.set_cache(cache);
+    rebuilt_ws_.set_cache(cache);
   }
 
   /// d_l: layer l's input after its dropout (in place on x, a buffer of its own, or h_l).
@@ -597,6 +622,9 @@ private:
   std::vector<matrix_type> h_, d_, drop_, z_, grad_, gz_, res_;
   std::vector<GrowingMatrix<matrix_type>> drop_ws_, z_ws_, gd_ws_, gz_ws_, res_ws_;
   GrowingMatrix<matrix_type> rebuilt_ws_;
+  /// Buffers freed under a plan, for the next step (shared by copies of the model, which
+  /// re-point their workspaces at it on every forward).
+  std::shared_ptr<BufferCache<matrix_type>> cache_ = std::make_shared<BufferCache<matrix_type>>();
   std::int64_t budget_ = 0;
   double recompute_seconds_ = 0;
   bool input_gradient_ = false;

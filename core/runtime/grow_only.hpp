@@ -6,6 +6,8 @@
 /// allocates once); a growth after it reserves a quarter more, so that mini-batches, whose
 /// sizes vary a little from batch to batch, stop allocating after the first few.
 
+#include "core/runtime/buffer_cache.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -26,20 +28,34 @@ void reserve_rows(MatrixView &storage, std::int64_t r, std::int64_t c, std::stri
 }
 
 /// \brief Grow-only storage of a row-major workspace matrix: rows(label, r, c) is the leading r
-/// rows of an allocation with c columns (reserve_rows; uninitialised).
+/// rows of an allocation with c columns (reserve_rows; uninitialised). With a BufferCache
+/// (set_cache) a released allocation that nothing else references goes to the cache, and an
+/// allocation too small for a request is replaced from it when it can be.
 template <class MatrixView> class GrowingMatrix {
 public:
   MatrixView rows(std::string const &label, std::int64_t r, std::int64_t c) {
+    if (cache_ != nullptr && (static_cast<std::int64_t>(storage_.extent(1)) != c ||
+                              static_cast<std::int64_t>(storage_.extent(0)) < r)) {
+      release();
+      storage_ = cache_->take(r, c);
+    }
     reserve_rows(storage_, r, c, label);
     return Kokkos::subview(storage_, std::make_pair(std::int64_t(0), r), Kokkos::ALL);
   }
   /// The whole allocation (memory reports count it, not the rows in use).
   MatrixView const &storage() const { return storage_; }
-  /// Frees the allocation.
-  void release() { storage_ = MatrixView(); }
+  /// Frees the allocation (into the cache when there is one and nothing else holds it).
+  void release() {
+    if (cache_ != nullptr && storage_.use_count() == 1)
+      cache_->give(storage_);
+    storage_ = MatrixView();
+  }
+  /// Where released allocations go (nullptr: freed).
+  void set_cache(BufferCache<MatrixView> *cache) { cache_ = cache; }
 
 private:
   MatrixView storage_;
+  BufferCache<MatrixView> *cache_ = nullptr;
 };
 
 /// \brief Makes the rank-1 View \p storage hold at least \p n entries: replaced (uninitialised)

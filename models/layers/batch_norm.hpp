@@ -168,6 +168,8 @@ public:
   void add_workspace(ByteLedger &ledger) const override {
     ledger.add(mean_).add(inv_std_).add(sum_g_).add(sum_gx_).add(xhat_ws_.storage());
   }
+  /// Where x_hat goes when freed (nullptr: freed; core/runtime/buffer_cache.hpp).
+  void set_buffer_cache(BufferCache<matrix_type> *cache) { xhat_ws_.set_cache(cache); }
   /// Frees x_hat (the n x c matrix the backward reads).
   void release_saved() {
     xhat_ = matrix_type();

@@ -15,7 +15,8 @@
 /// first). A transient layer (set_transient, for training under a memory budget) frees what it
 /// no longer needs as soon as it can: t after the forward when the backward does not read it
 /// (x W), t in the backward once the weight gradient is formed (before u is allocated), u and
-/// the saved input at the end of the backward. recompute_saved rebuilds what a forward keeps
+/// the saved input at the end of the backward (into the model's BufferCache, which hands them to
+/// the next step: core/runtime/buffer_cache.hpp). recompute_saved rebuilds what a forward keeps
 /// from the same input, with the same kernels, so the backward that follows is bitwise that of
 /// an uninterrupted forward.
 
@@ -51,6 +52,11 @@ public:
 
   /// Free scratch and saved input as early as possible (see the file comment).
   void set_transient(bool on) { transient_ = on; }
+  /// Where t and u go when freed (nullptr: freed; core/runtime/buffer_cache.hpp).
+  void set_buffer_cache(BufferCache<matrix_type> *cache) {
+    t_ws_.set_cache(cache);
+    u_ws_.set_cache(cache);
+  }
   bool transient() const { return transient_; }
 
   /// \brief What the last forward on (a, x) kept, rebuilt without computing the output: the

@@ -1,6 +1,7 @@
 // Grow-only workspaces: the first allocation is exact, a growth reserves a quarter more, what
 // fits reuses the allocation (same data pointer, no allocation), other columns reallocate,
-// and the returned Views have exactly the asked extents.
+// and the returned Views have exactly the asked extents; with a BufferCache, released buffers
+// serve later requests of their shape.
 #include "core/runtime/grow_only.hpp"
 #include "test_harness.hpp"
 
@@ -57,4 +58,34 @@ TEST_CASE("grow_entries and reserve_entries") {
   CHECK(r.extent(0) == 7);
   ttgnn::reserve_entries(r, 5, "ttgnn::test::r");
   CHECK(r.extent(0) == 7);
+}
+
+TEST_CASE("BufferCache: a released buffer serves the next request of its shape; a miss frees "
+          "the cache; a buffer still referenced is not cached") {
+  ttgnn::BufferCache<Matrix> cache;
+  ttgnn::GrowingMatrix<Matrix> a, b, c;
+  for (auto *w : {&a, &b, &c})
+    w->set_cache(&cache);
+  const float *pa = a.rows("ttgnn::test::a", 100, 8).data();
+  b.rows("ttgnn::test::b", 50, 4);
+  a.release();
+  b.release();
+  CHECK(cache.buffers().size() == 2);
+  // the fewest rows that fit: a's 100 x 8 for 90 x 8
+  CHECK(c.rows("ttgnn::test::c", 90, 8).data() == pa);
+  CHECK(cache.hits() == 1);
+  CHECK(cache.buffers().size() == 1);
+  // no 20 x 3 buffer: the cache is freed and a new allocation made
+  const Matrix d = b.rows("ttgnn::test::b", 20, 3);
+  CHECK(cache.misses() == 1);
+  CHECK(cache.buffers().empty());
+  // d still views b's allocation: released, it is not cached (nor freed while d lives)
+  d(19, 2) = 1.0f;
+  b.release();
+  CHECK(cache.buffers().empty());
+  CHECK(d(19, 2) == 1.0f);
+  c.release();
+  CHECK(cache.buffers().size() == 1);
+  cache.clear();
+  CHECK(cache.buffers().empty());
 }
