@@ -5,9 +5,11 @@
 /// training, a step's rows outside the model, and the re-materialization schedule
 /// (models/memory/recompute_plan.hpp) that fits the rest, or the least budget that would fit.
 
+#include "core/runtime/peak_memory.hpp"
 #include "models/memory/gnn_chain_cost.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,21 @@ MemoryPlan plan_memory(GnnStepShape const &shape, std::int64_t eval_bytes, std::
 /// The plan in two lines for the run's log: the budget's split and the layers' modes, then the
 /// schedule.
 std::vector<std::string> describe(MemoryPlan const &plan);
+
+/// \brief plan_memory with what is resident now as the fixed bytes; gives \p model (a GnnModel)
+/// the plan's activation limit and passes the plan's lines to \p log (when set).
+template <class Model>
+MemoryPlan apply_memory_plan(Model &model, GnnStepShape const &shape, std::int64_t eval_bytes,
+                             std::int64_t budget, std::int64_t step_rows,
+                             std::function<void(std::string const &)> const &log) {
+  const auto fixed = static_cast<std::int64_t>(current_rss_mb() * 1048576.0);
+  const MemoryPlan m = plan_memory(shape, eval_bytes, budget, fixed, step_rows);
+  model.set_memory_budget(m.activation_limit_bytes);
+  if (log)
+    for (auto const &line : describe(m))
+      log(line);
+  return m;
+}
 
 } // namespace ttgnn
 

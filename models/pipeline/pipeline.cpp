@@ -384,17 +384,11 @@ MemoryPlan plan_full_batch_memory(GnnModel<Scalar, Space> &model,
   const std::int64_t step_rows =
       (2 * n * model.width(model.num_layers()) + (looked_up ? n * input.dim() : 0)) *
       std::int64_t(sizeof(Scalar));
-  const auto fixed = static_cast<std::int64_t>(current_rss_mb() * 1048576.0);
   model.set_overwrite_input(looked_up); // as the trainer's steps run
   model.set_input_gradient(input.trainable());
   const GnnStepShape shape = model.step_shape({a}, input.trainable());
-  const MemoryPlan m =
-      plan_memory(shape, gnn_eval_peak_bytes(shape), c.memory_budget, fixed, step_rows);
-  model.set_memory_budget(m.activation_limit_bytes);
-  if (log)
-    for (auto const &line : describe(m))
-      log(line);
-  return m;
+  return apply_memory_plan(model, shape, gnn_eval_peak_bytes(shape), c.memory_budget, step_rows,
+                           log);
 }
 
 RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,

@@ -566,13 +566,7 @@ MemoryPlan plan_memory(GnnModel<float, ExecutionSpace, std::int32_t> &model,
   model.set_input_gradient(input.trainable());
   GnnStepShape shape = model.step_shape(b.rows, b.edges, input.trainable());
   shape.in_place_gradients = false; // the rows vary from batch to batch
-  const auto fixed = static_cast<std::int64_t>(current_rss_mb() * 1048576.0);
-  const MemoryPlan m = plan_memory(shape, eval, o.memory_budget, fixed, step_rows);
-  model.set_memory_budget(m.activation_limit_bytes);
-  if (o.log_plan)
-    for (auto const &line : describe(m))
-      o.log_plan(line);
-  return m;
+  return apply_memory_plan(model, shape, eval, o.memory_budget, step_rows, o.log_plan);
 }
 
 } // namespace minibatch_detail
