@@ -78,9 +78,6 @@ void declare_embedding_options(Options &opts, ShownDefaults const &s) {
       .value("init-std", "root-mean-square entry of the initial embedding table", num(e.init_std))
       .value("spectral-exponent", "spectral init: column j scaled by |lambda_j|^exponent",
              num(e.spectral_exponent))
-      .value("spectral-align",
-             "spectral TT init: steps of the column rotation the TT-SVD fits best (0 = none)",
-             s.integer(e.spectral_align))
       .value("emb-dim", "embedding dimension d", s.integer(e.dim))
       .value("tt-rank", "TT rank R", s.integer(e.tt_rank))
       .value("tt-shape", "TT row factors n1,n2,n3 (default: balanced, product >= slack*N)")
@@ -238,8 +235,6 @@ void apply_embedding_options(Options const &o, EmbeddingConfig &e) {
     e.init_std = o.get_double("init-std");
   if (o.has("spectral-exponent"))
     e.spectral_exponent = o.get_double("spectral-exponent");
-  if (o.has("spectral-align"))
-    e.spectral_align = int_at_least(o, "spectral-align", 0);
   if (o.has("emb-dim")) {
     e.dim = int_at_least(o, "emb-dim", 1);
     e.tt_d.clear(); // a preset's column factors are for its width

@@ -81,22 +81,6 @@ struct TtSvdResult {
 TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
                    std::vector<double> const &column_scale = {});
 
-/// \brief Result of tt_svd_rotated.
-struct TtSvdRotatedResult {
-  TtSvdResult svd;              ///< TT-SVD of A·Q (its relative_error is ||A·Q - W|| / ||A||)
-  std::vector<double> rotation; ///< Q, dim x dim row-major, orthogonal (identity for 0 steps)
-  std::vector<double> errors;   ///< relative error after each step, errors[0]: Q = I
-};
-
-/// \brief TT-SVD of A·Q with the orthogonal Q (dim x dim) that fits the shape best: a model
-/// whose first layer is linear in the rows sees the same column space in A·Q as in A, and
-/// the TT-SVD error depends on how the columns are mixed. Alternates `steps` times between
-/// the TT-SVD W of A·Q and Q = argmin ||A·Q - W||_F over orthogonal Q (Procrustes: U·V^T of
-/// the SVD of A^T·W) and keeps the step of least error, so the result is never worse than
-/// tt_svd(shape, A). Stops early when a step gains less than 1e-4 of relative error.
-TtSvdRotatedResult tt_svd_rotated(TtShape const &shape, std::vector<double> const &matrix,
-                                  int steps);
-
 /// \brief Spectral init: tt_svd of k = dim eigenvectors (num_rows x dim, row-major, signs
 /// already fixed by the caller) with column c scaled by |eigenvalues[c]|^exponent
 /// (exponent 0.5: sqrt|lambda|; 0: unscaled).

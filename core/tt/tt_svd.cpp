@@ -116,41 +116,6 @@ TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
   return result;
 }
 
-TtSvdRotatedResult tt_svd_rotated(TtShape const &shape, std::vector<double> const &matrix,
-                                  int steps) {
-  if (steps < 0)
-    throw ConfigError("ttgnn::tt_svd_rotated: steps must be >= 0, got " + std::to_string(steps));
-  const std::int64_t n = shape.num_rows, d = detail::check_tt_shape(shape).dim;
-  TtSvdRotatedResult best;
-  best.svd = tt_svd(shape, matrix); // checks the sizes
-  best.errors.push_back(best.svd.relative_error);
-  Mat q = Mat::Identity(d, d);
-  best.rotation.assign(q.data(), q.data() + d * d);
-  const detail::EigenSingleThread eigen_threads;
-  const Eigen::Map<const RowMat> a(matrix.data(), n, d);
-  TtHostCores cores = best.svd.cores;
-  std::vector<double> rotated(static_cast<std::size_t>(n * d));
-  for (int s = 0; s < steps; ++s) {
-    const std::vector<double> w = materialize_host(shape, cores);
-    const Mat m = a.transpose() * Eigen::Map<const RowMat>(w.data(), n, d);
-    Eigen::JacobiSVD<Mat> svd(m, Eigen::ComputeFullU | Eigen::ComputeFullV);
-    q = svd.matrixU() * svd.matrixV().transpose();
-    Eigen::Map<RowMat>(rotated.data(), n, d) = a * q;
-    TtSvdResult r = tt_svd(shape, rotated);
-    const double previous = best.errors.back(), err = r.relative_error;
-    best.errors.push_back(err);
-    cores = r.cores;
-    if (err < best.svd.relative_error) {
-      best.svd = std::move(r);
-      const RowMat qr = q; // row-major copy
-      best.rotation.assign(qr.data(), qr.data() + d * d);
-    }
-    if (previous - err < 1e-4)
-      break;
-  }
-  return best;
-}
-
 TtSvdResult tt_init_spectral(TtShape const &shape, std::vector<double> const &eigenvectors,
                              std::vector<double> const &eigenvalues, double exponent) {
   const detail::TtShapeFacts f = detail::check_tt_shape(shape);

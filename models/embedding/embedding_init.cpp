@@ -198,10 +198,9 @@ TtHostCores initial_tt_cores(TtShape const &shape,
   }
   case InitMethod::spectral: {
     const auto target = spectral_rows(shape.num_rows, d, graph, old_to_row, o, &in);
-    auto r = tt_svd_rotated(shape, target, o.spectral_align_steps);
-    in.tt_svd_error = r.svd.relative_error;
-    in.tt_svd_error_unrotated = r.errors.front();
-    cores = std::move(r.svd.cores);
+    auto r = tt_svd(shape, target);
+    in.tt_svd_error = r.relative_error;
+    cores = std::move(r.cores);
     const auto gram = tt_gram_host(shape, cores, true);
     double trace = 0;
     for (std::int64_t j = 0; j < d; ++j)

@@ -44,21 +44,17 @@ struct EmbeddingInitOptions {
   double spectral_exponent = 0.5; ///< column j scaled by |lambda_j|^exponent
   /// Drop the eigenvectors of eigenvalue 1 of all but the largest component.
   bool spectral_skip_components = true;
-  /// Spectral TT: steps of tt_svd_rotated (a rotation of the spectral columns that the TT
-  /// shape fits better; 0: plain TT-SVD).
-  int spectral_align_steps = 0;
   std::uint64_t seed = 0;
 };
 
 /// \brief What the initialisation did.
 struct EmbeddingInitInfo {
   double seconds = 0;
-  double scale = 1;         ///< factor applied to reach init_std
-  double tt_svd_error = -1; ///< spectral TT / orthogonal fallback: relative error (else -1)
-  double tt_svd_error_unrotated = -1; ///< spectral TT: the error before the rotation (else -1)
-  bool orthogonal_direct = false;     ///< TT orthogonal: the direct construction was possible
-  std::int64_t components = 0;        ///< spectral: components with edges
-  std::int64_t eigenpairs = 0;        ///< spectral: eigenpairs computed
+  double scale = 1;               ///< factor applied to reach init_std
+  double tt_svd_error = -1;       ///< spectral TT / orthogonal fallback: relative error (else -1)
+  bool orthogonal_direct = false; ///< TT orthogonal: the direct construction was possible
+  std::int64_t components = 0;    ///< spectral: components with edges
+  std::int64_t eigenpairs = 0;    ///< spectral: eigenpairs computed
   double eigen_seconds = 0;
   double lambda_first = 0, lambda_last = 0; ///< spectral: eigenvalues of the first/last column
 };

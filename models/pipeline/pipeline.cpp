@@ -195,7 +195,6 @@ EmbeddingInitOptions init_options(RunConfig const &c) {
   o.method = c.embedding.init;
   o.init_std = c.embedding.init_std;
   o.spectral_exponent = c.embedding.spectral_exponent;
-  o.spectral_align_steps = static_cast<int>(c.embedding.spectral_align);
   o.seed = c.seed;
   return o;
 }
@@ -402,7 +401,6 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   out.init_time_s = since(t_init);
   out.init_scale = info.scale;
   out.tt_svd_error = info.tt_svd_error;
-  out.tt_svd_error_unrotated = info.tt_svd_error_unrotated;
 
   const NodeMetric metric = run_metric(c, pdata);
   const auto a = c.model == GnnKind::gcn ? gcn_norm<Scalar>(space, pdata.graph)

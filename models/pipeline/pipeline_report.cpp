@@ -42,8 +42,6 @@ std::string run_json(RunResult const &r, RunConfig const &c) {
     j.field("init_scale", r.init_scale);
     if (r.tt_svd_error >= 0)
       j.field("tt_svd_error", r.tt_svd_error);
-    if (r.tt_svd_error_unrotated >= 0)
-      j.field("tt_svd_error_unrotated", r.tt_svd_error_unrotated);
   }
   if (r.metis_cut >= 0)
     j.field("metis_cut", static_cast<long long>(r.metis_cut));

@@ -54,8 +54,6 @@ struct EmbeddingConfig {
   /// held-out generated graphs, docs/RESULTS.md).
   double init_std = 0.1;
   double spectral_exponent = 0.5;
-  /// Spectral TT: steps of the column rotation that the TT-SVD fits best (tt_svd_rotated).
-  std::int64_t spectral_align = 0;
   TtBackwardMode backward = TtBackwardMode::deterministic;
   double lr = -1;          ///< < 0: the GNN's
   double weight_decay = 0; ///< < 0: the GNN's (decaying the table costs accuracy)

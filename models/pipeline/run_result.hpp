@@ -61,7 +61,6 @@ struct RunResult {
   double comm_bytes_per_step = 0;           ///< bytes this rank handed to MPI per optimizer step
   double comm_seconds_per_step = 0;         ///< time in those collectives per step (waits included)
   double init_scale = 0, tt_svd_error = -1; ///< embedding initialisation
-  double tt_svd_error_unrotated = -1;       ///< spectral TT: before the column rotation
 
   /// The table a full embedding would need (num_nodes x embedding_dim) over the trainable
   /// entries this run's table has: the one definition of compression (1 for a full table;

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <vector>
 
 namespace {
@@ -362,99 +361,4 @@ TEST_CASE("tt_svd column scaling and the spectral init") {
   // The zero matrix: error 0, not 0/0.
   const auto z = ttgnn::tt_svd(s, std::vector<double>(60 * 12, 0.0));
   CHECK(z.relative_error == 0.0);
-}
-
-namespace {
-/// A seeded random orthogonal dim x dim matrix (Gram-Schmidt of uniform entries), row-major.
-std::vector<double> random_orthogonal(std::int64_t dim, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> q(dim * dim);
-  for (auto &x : q)
-    x = u(gen);
-  for (std::int64_t c = 0; c < dim; ++c) { // columns
-    for (std::int64_t p = 0; p < c; ++p) {
-      double dot = 0;
-      for (std::int64_t r = 0; r < dim; ++r)
-        dot += q[r * dim + c] * q[r * dim + p];
-      for (std::int64_t r = 0; r < dim; ++r)
-        q[r * dim + c] -= dot * q[r * dim + p];
-    }
-    double norm = 0;
-    for (std::int64_t r = 0; r < dim; ++r)
-      norm += q[r * dim + c] * q[r * dim + c];
-    for (std::int64_t r = 0; r < dim; ++r)
-      q[r * dim + c] /= std::sqrt(norm);
-  }
-  return q;
-}
-
-/// a (rows x dim) times q (dim x dim), row-major.
-std::vector<double> times(std::vector<double> const &a, std::vector<double> const &q,
-                          std::int64_t dim) {
-  std::vector<double> out(a.size(), 0.0);
-  for (std::size_t r = 0; r < a.size() / dim; ++r)
-    for (std::int64_t k = 0; k < dim; ++k)
-      for (std::int64_t c = 0; c < dim; ++c)
-        out[r * dim + c] += a[r * dim + k] * q[k * dim + c];
-  return out;
-}
-} // namespace
-
-TEST_CASE("tt_svd_rotated: an orthogonal rotation the shape fits better, never worse") {
-  // A = W0·Q0^T with W0 of exact TT rank (2,2) and Q0 a random rotation, truncated to
-  // ranks (2,2): A·Q0 has error 0, A itself does not, because the columns are split over
-  // the cores (d = 2,3,2) and a rotation mixes them across cores.
-  const auto s = shape_of(60, {4, 5, 3}, {2, 3, 2}, {1, 2, 2, 1});
-  const std::int64_t dim = 12;
-  const auto w0 = ttgnn::materialize_host(s, ttgnn::tt_init_gaussian(s, 1.0, 5));
-  auto q0t = random_orthogonal(dim, 3);
-  for (std::int64_t i = 0; i < dim; ++i) // transpose
-    for (std::int64_t j = 0; j < i; ++j)
-      std::swap(q0t[i * dim + j], q0t[j * dim + i]);
-  const auto a = times(w0, q0t, dim);
-
-  // 0 steps: the plain TT-SVD and Q = I.
-  const auto plain = ttgnn::tt_svd(s, a);
-  const auto r0 = ttgnn::tt_svd_rotated(s, a, 0);
-  CHECK(r0.svd.cores == plain.cores);
-  CHECK(r0.errors == std::vector<double>{plain.relative_error});
-  CHECK(max_off_identity(r0.rotation, dim) == 0.0);
-
-  const auto r = ttgnn::tt_svd_rotated(s, a, 50);
-  MESSAGE("rotated exact TT: error " << r.errors.front() << " -> " << r.svd.relative_error << " in "
-                                     << r.errors.size() - 1 << " steps");
-  CHECK(plain.relative_error > 0.1);
-  CHECK(r.errors.size() <= 51u);
-  CHECK(r.errors.front() == plain.relative_error);
-  // Kept is the least error seen: the Procrustes step strictly lowers ||A·Q - W|| for a
-  // generic A (A^T·W is not symmetric positive definite), so the least error is below the
-  // unrotated one.
-  CHECK(r.svd.relative_error == *std::min_element(r.errors.begin(), r.errors.end()));
-  CHECK(r.svd.relative_error < plain.relative_error);
-  // Q is orthogonal and the cores reconstruct A·Q with the reported error (no padding rows).
-  std::vector<double> qtq(dim * dim, 0.0);
-  for (std::int64_t i = 0; i < dim; ++i)
-    for (std::int64_t j = 0; j < dim; ++j)
-      for (std::int64_t k = 0; k < dim; ++k)
-        qtq[i * dim + j] += r.rotation[k * dim + i] * r.rotation[k * dim + j];
-  CHECK(max_off_identity(qtq, dim) <= 1e-12);
-  const auto aq = times(a, r.rotation, dim);
-  CHECK(relative_error(ttgnn::materialize_host(s, r.svd.cores), aq) ==
-        doctest::Approx(r.svd.relative_error).epsilon(1e-9));
-  CHECK(ttgnn::tt_svd_rotated(s, a, 50).rotation == r.rotation); // deterministic
-
-  // All columns in one core: a rotation mixes rows (or columns) of every unfolding within a
-  // block of an orthogonal Kronecker factor, which keeps its singular values, so no rotation
-  // changes the error.
-  for (auto const &d : {std::vector<std::int64_t>{12, 1, 1}, std::vector<std::int64_t>{1, 1, 12}}) {
-    const auto one = shape_of(60, {4, 5, 3}, d, {1, 2, 2, 1});
-    const auto b = times(w0, q0t, dim);
-    const auto ro = ttgnn::tt_svd_rotated(one, b, 20);
-    CAPTURE(d[0]);
-    for (double e : ro.errors)
-      CHECK(e == doctest::Approx(ro.errors.front()).epsilon(1e-9));
-  }
-  CHECK_THROWS_AS(ttgnn::tt_svd_rotated(s, a, -1), ttgnn::ConfigError);
-  CHECK_THROWS_AS(ttgnn::tt_svd_rotated(s, std::vector<double>(10), 3), ttgnn::ConfigError);
 }
