@@ -81,7 +81,9 @@ void declare_embedding_options(Options &opts, ShownDefaults const &s) {
       .value("emb-dim", "embedding dimension d", s.integer(e.dim))
       .value("tt-rank", "TT rank R", s.integer(e.tt_rank))
       .value("tt-shape", "TT row factors n1,n2,n3 (default: balanced, product >= slack*N)")
-      .value("tt-dims", "TT column factors d1,d2,d3 (default: from --emb-dim, largest first)")
+      .value("tt-dims",
+             "TT column factors d1,d2,d3 (default: from --emb-dim, balanced, largest first; on "
+             "metis-hier and lp-hier the last core's moved onto the first: 64 -> 16,4,1)")
       .value("tt-slack", "free rows of the default TT row factors (product >= slack*N)",
              num(e.tt_slack));
 }

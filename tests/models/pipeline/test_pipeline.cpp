@@ -154,6 +154,19 @@ TEST_CASE("run_training: full batch and mini-batch on a generated graph, one com
   c.seed = 2;
   const auto full = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, c);
   REQUIRE(full.has_tt);
+  // d = 16 factored as balanced as possible, largest first, is 4,2,2; on a hierarchical
+  // order the default moves the last core's factor onto the first, on others it does not.
+  // Explicit factors are kept as given.
+  CHECK(full.tt_shape.d == std::vector<std::int64_t>{8, 2, 1});
+  ttgnn::RunConfig x = c;
+  x.epochs = 1;
+  x.order = ttgnn::OrderMethod::random;
+  CHECK(ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, x).tt_shape.d ==
+        std::vector<std::int64_t>{4, 2, 2});
+  x.order = ttgnn::OrderMethod::metis_hier;
+  x.embedding.tt_d = {2, 2, 4};
+  CHECK(ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, x).tt_shape.d ==
+        std::vector<std::int64_t>{2, 2, 4});
   // compression: N x d over the trainable TT entries, sum_k r_{k-1} n_k d_k r_k
   std::int64_t params = 0;
   for (std::size_t k = 0; k < full.tt_shape.n.size(); ++k)
@@ -176,6 +189,7 @@ TEST_CASE("run_training: full batch and mini-batch on a generated graph, one com
   m.lr = 0.01;
   const auto mb = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), data, m);
   CHECK(mb.embedding_params == params); // same ordering and TT shape on both paths
+  CHECK(mb.tt_shape.d == full.tt_shape.d);
   CHECK(mb.compression() == doctest::Approx(full.compression()));
   CHECK(mb.batches_per_epoch == (static_cast<std::int64_t>(data.train.extent(0)) + 63) / 64);
   CHECK(mb.last_epoch == 8);
