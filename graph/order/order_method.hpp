@@ -22,6 +22,9 @@ enum class OrderMethod {
 std::string to_string(OrderMethod method);
 /// Inverse of to_string; throws ConfigError listing the choices.
 OrderMethod parse_order_method(std::string const &name);
+/// metis-hier and lp-hier: node ids are mixed-radix TT row ids whose leading digits are
+/// clusters of the graph (rows may have holes).
+bool is_hierarchical(OrderMethod method);
 
 } // namespace ttgnn
 

@@ -70,6 +70,10 @@ std::string to_string(OrderMethod method) {
   return "?";
 }
 
+bool is_hierarchical(OrderMethod method) {
+  return method == OrderMethod::metis_hier || method == OrderMethod::lp_hier;
+}
+
 OrderMethod parse_order_method(std::string const &name) {
   for (auto m : {OrderMethod::original, OrderMethod::random, OrderMethod::metis,
                  OrderMethod::metis_hier, OrderMethod::rcm, OrderMethod::lp_hier})
@@ -172,8 +176,7 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
     break;
   }
   }
-  const bool holes =
-      options.method == OrderMethod::metis_hier || options.method == OrderMethod::lp_hier;
+  const bool holes = is_hierarchical(options.method);
   if (!holes && options.method != OrderMethod::original)
     result.permutation = Permutation::from_new_to_old(n2o); // validates the bijection
   if (!holes && !result.implicit_identity)

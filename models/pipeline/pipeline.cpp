@@ -139,7 +139,7 @@ void choose_locality(Dataset<std::int32_t> const &data, RunConfig const &c, Orde
 /// PubMed and costs at most 0.008 elsewhere (docs/RESULTS.md, "Where the TT table's columns
 /// go").
 std::vector<std::int64_t> default_column_factors(std::vector<std::int64_t> d, OrderMethod order) {
-  if (d.size() > 1 && (order == OrderMethod::metis_hier || order == OrderMethod::lp_hier)) {
+  if (d.size() > 1 && is_hierarchical(order)) {
     d.front() *= d.back();
     d.back() = 1;
   }
