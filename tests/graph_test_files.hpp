@@ -87,7 +87,8 @@ inline bool contains(std::string const &text, std::string const &part) {
   return text.find(part) != std::string::npos;
 }
 
-// N = 6; edges include a reversed duplicate (1,0); node 2 is unlabelled; node 5 is isolated.
+// N = 6; edges include a reversed duplicate (1,0); node 2 is unlabelled (in no split); node 5
+// is isolated.
 inline const std::string small_edge_csv = "0,1\n1,2\n2,0\n3,4\n1,0\n";
 inline const std::string small_label_csv = "0\n1\nnan\n2\n0\n1\n";
 inline const std::string small_feat_csv = "1,0.5\n2,-1.25\n3,1e-3\n4,0\n5,7\n6,-0\n";
@@ -111,7 +112,7 @@ inline fs::path write_small_ogb(std::string const &name, bool gz,
   put("raw/node-feat", small_feat_csv);
   put("raw/node_year", "2001\n2002\n2003\n2004\n2005\n2006\n");
   put("split/s1/train", "0\n1\n");
-  put("split/s1/valid", "2\n");
+  put("split/s1/valid", "5\n");
   put("split/s1/test", "3\n4\n");
   write_text(dir / "meta.csv",
              "key,value\nnum_nodes,6\nnum_edges,5\nnum_classes,3\nsource,small\n" + meta_extra);

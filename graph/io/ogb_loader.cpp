@@ -287,15 +287,23 @@ void read_labels(OgbFiles const &files, std::map<std::string, std::string> const
   }
 }
 
-/// Reads the split of the options (when one is asked for) into \p d.
+/// Reads the split of the options (when one is asked for) into \p d. With single labels read
+/// from a label file, a split node must have one.
 template <class Ordinal>
 void read_split(OgbFiles const &files, LoadOptions const &options, std::int64_t n,
                 Dataset<Ordinal> &d) {
   if (options.split.empty())
     return;
-  d.train = to_view(io::read_ints_text(files.train, n), "ttgnn::load::train");
-  d.valid = to_view(io::read_ints_text(files.valid, n), "ttgnn::load::valid");
-  d.test = to_view(io::read_ints_text(files.test, n), "ttgnn::load::test");
+  const bool has_labels = !d.is_multilabel() && (!files.label.empty() || !files.label_npz.empty());
+  auto labelled = [&](std::int64_t id) -> std::string {
+    if (!has_labels || d.labels(id) >= 0)
+      return {};
+    return "node " + std::to_string(id) + " has no label (nan in the label file); a split lists "
+           "labelled nodes only";
+  };
+  d.train = to_view(io::read_ints_text(files.train, n, labelled), "ttgnn::load::train");
+  d.valid = to_view(io::read_ints_text(files.valid, n, labelled), "ttgnn::load::valid");
+  d.test = to_view(io::read_ints_text(files.test, n, labelled), "ttgnn::load::test");
   d.split_name = options.split;
 }
 

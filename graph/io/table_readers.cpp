@@ -313,7 +313,8 @@ Kokkos::View<std::int32_t *, Kokkos::HostSpace> read_labels_text(std::string con
   return labels;
 }
 
-std::vector<std::int64_t> read_ints_text(std::string const &path, std::int64_t num_nodes) {
+std::vector<std::int64_t> read_ints_text(std::string const &path, std::int64_t num_nodes,
+                                         std::function<std::string(std::int64_t)> const &check) {
   LineReader in(path);
   std::string_view line;
   std::vector<std::int64_t> ids;
@@ -334,6 +335,9 @@ std::vector<std::int64_t> read_ints_text(std::string const &path, std::int64_t n
         in.fail("node " + std::to_string(id) + " is listed twice (a split lists each node once)");
       seen[static_cast<std::size_t>(id)] = true;
     }
+    if (check)
+      if (std::string msg = check(id); !msg.empty())
+        in.fail(msg);
     ids.push_back(id);
   }
   return ids;

@@ -13,6 +13,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -137,8 +138,11 @@ Kokkos::View<std::int32_t *, Kokkos::HostSpace>
 read_node_ints_npy(std::string const &path, std::string const &member, std::int64_t num_nodes);
 
 /// Reads one integer per line, each in [0, num_nodes) and each at most once (split files), or
-/// any integers, repeats allowed, when \p num_nodes < 0 (node_year).
-std::vector<std::int64_t> read_ints_text(std::string const &path, std::int64_t num_nodes);
+/// any integers, repeats allowed, when \p num_nodes < 0 (node_year). A non-empty message from
+/// \p check(id) rejects the line that holds id.
+std::vector<std::int64_t>
+read_ints_text(std::string const &path, std::int64_t num_nodes,
+               std::function<std::string(std::int64_t)> const &check = {});
 
 /// Reads "key,value" lines (meta.csv); the first line may be the header "key,value".
 std::map<std::string, std::string> read_key_values(std::string const &path);

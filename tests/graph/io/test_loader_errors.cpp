@@ -187,9 +187,16 @@ TEST_CASE("split id out of range, meta.csv disagreeing with the count files") {
 }
 
 TEST_CASE("a split that lists a node twice") {
-  auto dir = with_file("split_twice", "split/s1/valid.csv", "4\n2\n4\n");
+  auto dir = with_file("split_twice", "split/s1/valid.csv", "4\n5\n4\n");
   CHECK(load_error(dir) == path_in(dir, "split/s1/valid.csv") +
                                ":3: node 4 is listed twice (a split lists each node once)");
+}
+
+TEST_CASE("a split that lists an unlabelled node") {
+  auto dir = with_file("split_unlabelled", "split/s1/test.csv", "3\n4\n2\n");
+  CHECK(load_error(dir) == path_in(dir, "split/s1/test.csv") +
+                               ":3: node 2 has no label (nan in the label file); a split lists "
+                               "labelled nodes only");
 }
 
 TEST_CASE("generic edge list: bad line, id >= num_nodes, bad .npy labels/features") {

@@ -386,7 +386,7 @@ TEST_CASE("profiling regions: load, order, init, spectral, epochs, steps, evalua
 
 TEST_CASE("a multi-label split where no task has both classes is refused on load") {
   // small dataset (tests/graph_test_files.hpp) with two binary tasks; split s1: train {0, 1},
-  // valid {2}, test {3, 4}. Node 2 is positive on both tasks: no valid task has both classes.
+  // valid {5}, test {3, 4}. Node 5 is positive on both tasks: no valid task has both classes.
   const auto dir = ttgnn::test::write_small_ogb("ml_one_class", false);
   ttgnn::test::write_text(dir / "raw/node-label.csv", "1,0\n0,1\n1,1\n1,0\n0,1\n1,1\n");
   ttgnn::RunConfig c;
