@@ -79,7 +79,8 @@ void declare_embedding_options(Options &opts, ShownDefaults const &s) {
       .value("spectral-exponent", "spectral init: column j scaled by |lambda_j|^exponent",
              num(e.spectral_exponent))
       .value("emb-dim", "embedding dimension d", s.integer(e.dim))
-      .value("tt-rank", "TT rank R", s.integer(e.tt_rank))
+      .value("tt-rank", "TT rank R (default: 16 when a quarter or more of the nodes are "
+                        "training nodes, else 8)")
       .value("tt-shape", "TT row factors n1,n2,n3 (default: balanced, product >= slack*N)")
       .value("tt-dims",
              "TT column factors d1,d2,d3 (default: from --emb-dim, balanced, largest first; on "

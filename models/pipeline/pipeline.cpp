@@ -557,11 +557,19 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   return out;
 }
 
-RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
+RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &config,
               RunLog const &log, bool evaluate_only) {
   Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::run");
   const auto t0 = Clock::now();
-  check_run_config(c);
+  check_run_config(config);
+  RunConfig c = config;
+  if (c.embedding.tt_rank == 0) {
+    c.embedding.tt_rank = default_tt_rank(data);
+    if (log && uses_tt(c.input))
+      log("TT rank " + std::to_string(c.embedding.tt_rank) + " (" +
+          std::to_string(data.train.extent(0)) + " of " + std::to_string(data.num_nodes()) +
+          " nodes are training nodes; 16 from a quarter on; --tt-rank sets it)");
+  }
   const Communicator world = Communicator::world();
   if (world.distributed() && !c.minibatch_mode())
     throw ConfigError("full-batch training does not run on several MPI ranks (every rank would "
@@ -596,6 +604,10 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
 }
 
 } // namespace
+
+std::int64_t default_tt_rank(Dataset<std::int32_t> const &data) {
+  return 4 * static_cast<std::int64_t>(data.train.extent(0)) >= data.num_nodes() ? 16 : 8;
+}
 
 RunResult run_training(Space const &space, Dataset<std::int32_t> const &data,
                        RunConfig const &config, RunLog const &log) {

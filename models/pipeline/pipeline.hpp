@@ -54,6 +54,13 @@ struct LoadedData {
   double seconds = 0;
 };
 
+/// \brief The TT rank of a run that sets none (EmbeddingConfig::tt_rank 0): 16 when at least a
+/// quarter of the nodes are training nodes, else 8. With few labels (Planetoid's 20 per class)
+/// the smaller table generalises better; with half the nodes labelled rank 16 reaches the full
+/// table where rank 8 stays 0.01-0.03 below it (docs/RESULTS.md, "The TT rank against the
+/// full table").
+std::int64_t default_tt_rank(Dataset<std::int32_t> const &data);
+
 /// \brief Loads config.data (features only when config.input uses them, normalised as
 /// config.data.feature_norm says). Checks what training needs: a training set, two classes or
 /// multi-label targets, feature values for feature inputs. Notes go to \p log.

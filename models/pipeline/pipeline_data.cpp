@@ -33,7 +33,8 @@ void check_run_config(RunConfig const &c) {
   range(c.dropout >= 0 && c.dropout < 1 && c.input_dropout >= 0 && c.input_dropout < 1,
         "--dropout and --input-dropout must be in [0, 1)");
   range(c.lr >= 0 && c.weight_decay >= 0, "--lr and --weight-decay must be >= 0");
-  range(c.embedding.dim >= 1 && c.embedding.tt_rank >= 1, "--emb-dim and --tt-rank must be >= 1");
+  range(c.embedding.dim >= 1, "--emb-dim must be >= 1");
+  range(c.embedding.tt_rank >= 0, "--tt-rank must be >= 1 (or 0: chosen from the split)");
   range(c.embedding.tt_slack >= 1, "--tt-slack must be >= 1");
   range(c.embedding.init_std > 0, "--init-std must be > 0");
   range(!c.resume || !c.checkpoint.empty(), "--resume needs --checkpoint PATH");

@@ -45,7 +45,7 @@ struct DataConfig {
 /// \brief The embedding table (full or TT) and its optimiser.
 struct EmbeddingConfig {
   std::int64_t dim = 64;
-  std::int64_t tt_rank = 8;
+  std::int64_t tt_rank = 0;       ///< 0: default_tt_rank of the data (8 or 16)
   std::vector<std::int64_t> tt_n; ///< TT row factors (empty: balanced with tt_slack)
   std::vector<std::int64_t> tt_d; ///< TT column factors (empty: from dim)
   double tt_slack = 1.05;         ///< default row factors: product >= tt_slack * N

@@ -202,6 +202,31 @@ TEST_CASE("run_training: full batch and mini-batch on a generated graph, one com
   CHECK(table.table_rows == 600);
 }
 
+TEST_CASE("default_tt_rank: 16 from a quarter of the nodes in the training set, else 8") {
+  auto data = sbm(600, 0);
+  auto with_train = [&](std::int64_t k) {
+    auto d = data;
+    d.train = Kokkos::subview(data.train, Kokkos::make_pair<std::int64_t>(0, k));
+    return d;
+  };
+  REQUIRE(data.train.extent(0) >= 150);
+  CHECK(ttgnn::default_tt_rank(with_train(150)) == 16); // 4 * 150 = 600 nodes
+  CHECK(ttgnn::default_tt_rank(with_train(149)) == 8);
+  CHECK(ttgnn::default_tt_rank(with_train(12)) == 8);
+  ttgnn::RunConfig c; // tt_rank 0: chosen by run_training, and the shape says which
+  c.input = ttgnn::InputKind::tt;
+  c.order = ttgnn::OrderMethod::metis_hier;
+  c.embedding.dim = 16;
+  c.epochs = 1;
+  CHECK(ttgnn::run_training(Kokkos::DefaultExecutionSpace(), with_train(150), c).tt_shape.ranks ==
+        std::vector<std::int64_t>{1, 16, 16, 1});
+  CHECK(ttgnn::run_training(Kokkos::DefaultExecutionSpace(), with_train(149), c).tt_shape.ranks ==
+        std::vector<std::int64_t>{1, 8, 8, 1});
+  c.embedding.tt_rank = 3; // an explicit rank is kept
+  CHECK(ttgnn::run_training(Kokkos::DefaultExecutionSpace(), with_train(150), c).tt_shape.ranks ==
+        std::vector<std::int64_t>{1, 3, 3, 1});
+}
+
 TEST_CASE("run_training: the original order keeps no N-entry node map in the memory report") {
   const auto data = sbm(700, 0);
   const double mib = 1024.0 * 1024.0, n = 700;
