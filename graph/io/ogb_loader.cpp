@@ -299,8 +299,7 @@ void read_split(OgbFiles const &files, LoadOptions const &options, std::int64_t 
     if (!has_labels || d.labels(id) >= 0)
       return {};
     return "node " + std::to_string(id) +
-           " has no label (nan in the label file); a split lists "
-           "labelled nodes only";
+           " is unlabelled in the label file; a split lists labelled nodes only";
   };
   d.train = to_view(io::read_ints_text(files.train, n, labelled), "ttgnn::load::train");
   d.valid = to_view(io::read_ints_text(files.valid, n, labelled), "ttgnn::load::valid");

@@ -195,7 +195,7 @@ TEST_CASE("a split that lists a node twice") {
 TEST_CASE("a split that lists an unlabelled node") {
   auto dir = with_file("split_unlabelled", "split/s1/test.csv", "3\n4\n2\n");
   CHECK(load_error(dir) == path_in(dir, "split/s1/test.csv") +
-                               ":3: node 2 has no label (nan in the label file); a split lists "
+                               ":3: node 2 is unlabelled in the label file; a split lists "
                                "labelled nodes only");
 }
 
