@@ -97,7 +97,7 @@
 #include "models/pipeline/run_config.hpp"
 #include "models/pipeline/run_preset.hpp"
 #include "models/pipeline/run_result.hpp"
-#include "models/train/checkpoint.hpp"
+#include "core/io/checkpoint.hpp"
 #include "models/train/dataset_memory.hpp"
 #include "models/train/eval_nodes.hpp"
 #include "models/train/full_batch_trainer.hpp"

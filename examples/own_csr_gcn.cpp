@@ -123,11 +123,11 @@ int run() {
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> row_of_node("own_csr_gcn::row_of_node", n);
   for (std::int64_t v = 0; v < n; ++v)
     row_of_node(v) = v;
-  ttgnn::EmbeddingInitOptions init;
-  init.method = ttgnn::InitMethod::orthogonal; // random orthonormal columns (not spectral)
-  init.init_std = 0.1;
-  init.seed = 1;
-  table->set_cores_from_host(space, ttgnn::initial_tt_cores(shape, host_graph, row_of_node, init));
+  ttgnn::EmbeddingConfig spec; // the table: here only its initial values are read
+  spec.init = ttgnn::InitMethod::orthogonal; // random orthonormal columns (not spectral)
+  spec.init_std = 0.1;
+  table->set_cores_from_host(space,
+                             ttgnn::initial_tt_cores(shape, host_graph, row_of_node, spec, 1));
   ttgnn::NodeInput<Scalar, Space> input(n);
   input.set_tt_embedding(table, row_of_node);
 

@@ -3,11 +3,12 @@
 /// \file embedding_export.hpp
 /// \brief Writes per-node rows (learned embeddings, logits) as a float32 `.npy` array in
 /// ORIGINAL node order: row v belongs to original node v, i.e. to its new id old_to_new(v)
-/// (NodeInput::node_rows maps that to its TT row). Written to a temporary file and renamed;
-/// embeddings are streamed in chunks.
+/// (the input maps that to its table row). Written to a temporary file and renamed; embeddings
+/// are streamed in chunks.
 
 #include "core/error.hpp"
-#include "models/embedding/node_input.hpp"
+#include "core/linalg/dense_gemm.hpp"
+#include "models/embedding/input_kind.hpp"
 #include "graph/io/npy_writer.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -82,14 +83,16 @@ void write_matrix_npy(std::string const &path, MatrixView const &m,
   out.commit();
 }
 
-/// \brief Exports the embedding table of \p input in original id order.
+/// \brief Exports the embedding table of \p input (a NodeInput or a MinibatchInput) in
+/// original id order; ConfigError naming --export-embeddings when it has no table.
 /// \param old_to_new original id -> id in the (permuted) dataset the input was built for;
 /// empty: the identity (the original order)
 /// \param chunk rows looked up per step (bounds the memory used)
-template <class Scalar, class ExecutionSpace>
-void export_embeddings_npy(ExecutionSpace const &space, NodeInput<Scalar, ExecutionSpace> &input,
+template <class ExecutionSpace, class Input>
+void export_embeddings_npy(ExecutionSpace const &space, Input &input,
                            Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_new,
                            std::string const &path, std::int64_t chunk = 65536) {
+  using Scalar = typename Input::matrix_type::non_const_value_type;
   if (!input.has_embedding())
     throw ConfigError("--export-embeddings: the input (" + to_string(input.kind()) +
                       ") has no embedding table; use --input emb, tt or feat+tt");
@@ -104,6 +107,21 @@ void export_embeddings_npy(ExecutionSpace const &space, NodeInput<Scalar, Execut
         input.lookup_embedding(s, ids, out);
       },
       chunk);
+}
+
+/// \brief The per-node outputs of a trained model, where asked (an empty path: none), in
+/// original node order (\p old_to_new as above): \p predictions_path gets the N x C logits
+/// that \p logits() returns, \p embeddings_path the embedding rows of \p input. Both trainers'
+/// runs write their outputs through this.
+template <class ExecutionSpace, class Input, class LogitsFn>
+void write_node_outputs(ExecutionSpace const &space, std::string const &predictions_path,
+                        std::string const &embeddings_path,
+                        Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_new,
+                        Input &input, LogitsFn &&logits, std::int64_t chunk = 65536) {
+  if (!embeddings_path.empty())
+    export_embeddings_npy(space, input, old_to_new, embeddings_path, chunk);
+  if (!predictions_path.empty())
+    write_matrix_npy(predictions_path, logits(), old_to_new);
 }
 
 } // namespace ttgnn

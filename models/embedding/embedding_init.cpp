@@ -55,7 +55,7 @@ std::int64_t row_at(Kokkos::View<const std::int64_t *, Kokkos::HostSpace> const 
 
 void check_common(std::int64_t num_rows, std::int64_t dim,
                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
-                  std::int64_t num_nodes, EmbeddingInitOptions const &o) {
+                  std::int64_t num_nodes, EmbeddingConfig const &o) {
   if (!(o.init_std > 0) || !std::isfinite(o.init_std))
     throw ConfigError("embedding init: init_std must be a positive number, got " +
                       std::to_string(o.init_std));
@@ -126,11 +126,12 @@ template <class Ordinal>
 std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
                                   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
-                                  EmbeddingInitOptions const &o, EmbeddingInitInfo *info) {
+                                  EmbeddingConfig const &o, std::uint64_t seed,
+                                  EmbeddingInitInfo *info) {
   const std::int64_t n = graph.num_nodes();
   check_common(num_rows, dim, old_to_row, n, o);
   const auto t0 = std::chrono::steady_clock::now();
-  const std::int64_t c = o.spectral_skip_components ? count_edge_components(graph) : 1;
+  const std::int64_t c = count_edge_components(graph);
   const std::int64_t k = std::min<std::int64_t>(n, dim + std::max<std::int64_t>(c, 1) - 1);
   if (k < dim)
     throw ConfigError("spectral init: the graph has " + std::to_string(n) + " nodes and " +
@@ -143,12 +144,12 @@ std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
                       " components) do not fit in memory; use --init ortho or gaussian");
   SpectralOptions so;
   so.num_vectors = static_cast<int>(k);
-  so.seed = o.seed;
+  so.seed = seed;
   Kokkos::Profiling::ScopedRegion region("ttgnn::embedding::spectral");
   const SpectralEmbedding se = spectral_embedding(Kokkos::DefaultHostExecutionSpace(), graph, so);
   std::vector<std::int64_t> cols;
-  const std::int64_t skip_from = o.spectral_skip_components ? std::min<std::int64_t>(1, k) : k;
-  const std::int64_t skip_to = o.spectral_skip_components ? se.num_components : 0;
+  const std::int64_t skip_from = std::min<std::int64_t>(1, k);
+  const std::int64_t skip_to = se.num_components;
   for (std::int64_t j = 0; j < k && static_cast<std::int64_t>(cols.size()) < dim; ++j)
     if (j < skip_from || j >= skip_to)
       cols.push_back(j);
@@ -172,10 +173,10 @@ std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
 }
 
 template <class Ordinal>
-TtHostCores initial_tt_cores(TtShape const &shape,
-                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                             Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
-                             EmbeddingInitOptions const &o, EmbeddingInitInfo *info) {
+TtHostCores
+initial_tt_cores(TtShape const &shape, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
+                 EmbeddingConfig const &o, std::uint64_t seed, EmbeddingInitInfo *info) {
   shape.validate();
   const auto t0 = std::chrono::steady_clock::now();
   const std::int64_t n = graph.num_nodes(), d = shape.dim();
@@ -183,13 +184,13 @@ TtHostCores initial_tt_cores(TtShape const &shape,
   EmbeddingInitInfo local;
   EmbeddingInitInfo &in = info ? *info : local;
   TtHostCores cores;
-  switch (o.method) {
+  switch (o.init) {
   case InitMethod::gaussian:
-    cores = tt_init_gaussian(shape, o.init_std * o.init_std, o.seed);
+    cores = tt_init_gaussian(shape, o.init_std * o.init_std, seed);
     break;
   case InitMethod::orthogonal: {
     const double scale = o.init_std * std::sqrt(static_cast<double>(shape.padded_rows()));
-    auto r = tt_init_orthogonal(shape, o.seed, scale);
+    auto r = tt_init_orthogonal(shape, seed, scale);
     in.orthogonal_direct = r.direct;
     in.tt_svd_error = r.direct ? -1 : r.tt_svd_error;
     in.scale = scale;
@@ -197,7 +198,7 @@ TtHostCores initial_tt_cores(TtShape const &shape,
     break;
   }
   case InitMethod::spectral: {
-    const auto target = spectral_rows(shape.num_rows, d, graph, old_to_row, o, &in);
+    const auto target = spectral_rows(shape.num_rows, d, graph, old_to_row, o, seed, &in);
     auto r = tt_svd(shape, target);
     in.tt_svd_error = r.relative_error;
     cores = std::move(r.cores);
@@ -223,16 +224,16 @@ std::vector<double>
 initial_full_table(std::int64_t num_rows, std::int64_t dim,
                    CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                    Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
-                   EmbeddingInitOptions const &o, EmbeddingInitInfo *info) {
+                   EmbeddingConfig const &o, std::uint64_t seed, EmbeddingInitInfo *info) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::int64_t n = graph.num_nodes();
   check_common(num_rows, dim, old_to_row, n, o);
   EmbeddingInitInfo local;
   EmbeddingInitInfo &in = info ? *info : local;
   std::vector<double> table(static_cast<std::size_t>(num_rows * dim));
-  switch (o.method) {
+  switch (o.init) {
   case InitMethod::gaussian: {
-    Normal normal(o.seed);
+    Normal normal(seed);
     for (auto &x : table)
       x = o.init_std * normal();
     break;
@@ -242,7 +243,7 @@ initial_full_table(std::int64_t num_rows, std::int64_t dim,
       throw ConfigError("orthogonal init: dimension " + std::to_string(dim) + " exceeds the " +
                         std::to_string(num_rows) + " rows");
     using Mat = Eigen::MatrixXd;
-    Normal normal(o.seed);
+    Normal normal(seed);
     Mat x(num_rows, dim);
     for (std::int64_t r = 0; r < num_rows; ++r)
       for (std::int64_t c = 0; c < dim; ++c)
@@ -259,7 +260,7 @@ initial_full_table(std::int64_t num_rows, std::int64_t dim,
     break;
   }
   case InitMethod::spectral: {
-    table = spectral_rows(num_rows, dim, graph, old_to_row, o, &in);
+    table = spectral_rows(num_rows, dim, graph, old_to_row, o, seed, &in);
     double ss = 0;
     for (std::int64_t v = 0; v < n; ++v)
       for (std::int64_t j = 0; j < dim; ++j) {
@@ -284,16 +285,16 @@ initial_full_table(std::int64_t num_rows, std::int64_t dim,
       CsrGraph<ORDINAL, Kokkos::HostSpace> const &);                                               \
   template std::vector<double> spectral_rows<ORDINAL>(                                             \
       std::int64_t, std::int64_t, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                    \
-      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingInitOptions const &,         \
-      EmbeddingInitInfo *);                                                                        \
+      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingConfig const &,              \
+      std::uint64_t, EmbeddingInitInfo *);                                                         \
   template TtHostCores initial_tt_cores<ORDINAL>(                                                  \
       TtShape const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                               \
-      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingInitOptions const &,         \
-      EmbeddingInitInfo *);                                                                        \
+      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingConfig const &,              \
+      std::uint64_t, EmbeddingInitInfo *);                                                         \
   template std::vector<double> initial_full_table<ORDINAL>(                                        \
       std::int64_t, std::int64_t, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                    \
-      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingInitOptions const &,         \
-      EmbeddingInitInfo *);
+      Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingConfig const &,              \
+      std::uint64_t, EmbeddingInitInfo *);
 
 TTGNN_INSTANTIATE_EMBEDDING_INIT(std::int32_t)
 TTGNN_INSTANTIATE_EMBEDDING_INIT(std::int64_t)

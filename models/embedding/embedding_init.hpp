@@ -13,10 +13,13 @@
 /// Spectral vectors: the largest eigenvectors of D^-1/2 A D^-1/2 of the graph
 /// (graph/spectral/spectral_embedding.hpp). Eigenvalue 1 has one eigenvector per connected
 /// component (D^1/2 1_C, constant up to the degree on the component); on a graph with many
-/// components (Cora has 78) they would fill every column and carry no structure. So, by default,
+/// components (Cora has 78) they would fill every column and carry no structure. So
 /// only the largest component's vector is kept and the next d - 1 columns are the leading
 /// non-trivial eigenvectors (d + c - 1 pairs are computed). Column j is scaled by
 /// |lambda_j|^exponent.
+///
+/// Settings: the table's EmbeddingConfig (init, init_std, spectral_exponent; the other fields
+/// describe the table's shape and optimiser) and a seed for every random choice.
 ///
 /// Scale: the table is multiplied so that the root-mean-square entry over the rows of real
 /// nodes is `init_std` (torch.nn.Embedding's N(0, 1) is init_std = 1). Gaussian TT cores get
@@ -27,7 +30,7 @@
 #include "core/tt/tt_init.hpp"
 #include "core/tt/tt_shape.hpp"
 #include "graph/csr_graph.hpp"
-#include "models/embedding/init_method.hpp"
+#include "models/embedding/embedding_config.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -36,16 +39,6 @@
 #include <vector>
 
 namespace ttgnn {
-
-/// \brief Settings of the initial table.
-struct EmbeddingInitOptions {
-  InitMethod method = InitMethod::orthogonal;
-  double init_std = 1.0;          ///< root-mean-square entry over real rows (> 0)
-  double spectral_exponent = 0.5; ///< column j scaled by |lambda_j|^exponent
-  /// Drop the eigenvectors of eigenvalue 1 of all but the largest component.
-  bool spectral_skip_components = true;
-  std::uint64_t seed = 0;
-};
 
 /// \brief What the initialisation did.
 struct EmbeddingInitInfo {
@@ -61,18 +54,18 @@ struct EmbeddingInitInfo {
 
 /// \brief TT cores (layout of core/tt/tt_init.hpp) for \p shape, node v at row old_to_row(v).
 template <class Ordinal>
-TtHostCores
-initial_tt_cores(TtShape const &shape, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
-                 EmbeddingInitOptions const &options, EmbeddingInitInfo *info = nullptr);
+TtHostCores initial_tt_cores(TtShape const &shape,
+                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                             Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
+                             EmbeddingConfig const &spec, std::uint64_t seed,
+                             EmbeddingInitInfo *info = nullptr);
 
 /// \brief A full num_rows x dim table (row-major), node v at row old_to_row(v).
 template <class Ordinal>
-std::vector<double>
-initial_full_table(std::int64_t num_rows, std::int64_t dim,
-                   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
-                   EmbeddingInitOptions const &options, EmbeddingInitInfo *info = nullptr);
+std::vector<double> initial_full_table(
+    std::int64_t num_rows, std::int64_t dim, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+    Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row, EmbeddingConfig const &spec,
+    std::uint64_t seed, EmbeddingInitInfo *info = nullptr);
 
 /// \brief The spectral target: a num_rows x dim row-major matrix with node v's scaled
 /// eigenvector entries at row old_to_row(v) (zeros elsewhere), and the eigenvalues used.
@@ -80,7 +73,7 @@ template <class Ordinal>
 std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
                                   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
-                                  EmbeddingInitOptions const &options,
+                                  EmbeddingConfig const &spec, std::uint64_t seed,
                                   EmbeddingInitInfo *info = nullptr);
 
 /// Number of connected components with at least one edge.

@@ -2,27 +2,31 @@
 #define TTGNN_MODELS_MINIBATCH_INPUT_HPP
 /// \file minibatch_input.hpp
 /// \brief The first-layer input rows of a mini-batch GNN: node features, a full embedding
-/// table (row-sparse Adam), a TT embedding (Adam on its cores), or features followed by a TT
-/// embedding. Only the rows of the requested nodes are gathered / looked up, and only they
-/// receive gradients.
+/// table (row-sparse Adam), a TT embedding (Adam/AdamW on its cores), or features followed by a
+/// TT embedding. Only the rows of the requested nodes are gathered / looked up, and only they
+/// receive gradients. The table is described by the EmbeddingConfig the full-batch input's
+/// table is built from (embedding_config.hpp: shape, initialisation, backward mode) and steps
+/// the same EmbeddingOptimizer (embedding_optimizer.hpp).
 ///
 /// Embedding rows: node v uses row `rows(v)` of the table when a row map is given (a
 /// metis-hier ordering leaves holes, see graph/order/ordering.hpp), row v otherwise: the original
 /// order passes no map and the input then stores none (no N-entry array on either side).
 
-#include "core/optim/adam.hpp"
+#include "core/io/checkpoint.hpp"
+#include "core/optim/optimizer_kind.hpp"
+#include "core/runtime/grow_only.hpp"
 #include "core/runtime/byte_ledger.hpp"
 #include "core/linalg/dense_gemm.hpp"
 #include "core/error.hpp"
-#include "core/optim/sparse_adam.hpp"
 #include "core/tt/tt_shape.hpp"
 #include "graph/dataset.hpp"
+#include "models/embedding/embedding_config.hpp"
 #include "models/embedding/embedding_init.hpp"
+#include "models/embedding/embedding_optimizer.hpp"
 #include "models/embedding/full_embedding.hpp"
 #include "models/layers/layer.hpp"
 #include "models/embedding/node_input.hpp"
 #include "models/embedding/sparse_feature_rows.hpp"
-#include "models/train/training_common.hpp"
 #include "models/embedding/tt_embedding.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -35,19 +39,6 @@
 #include <vector>
 
 namespace ttgnn {
-
-/// \brief Settings of a MinibatchInput.
-struct MinibatchInputOptions {
-  /// feat, emb, tt or feat+tt (models/embedding/node_input.hpp; feat+emb is a full-batch input)
-  InputKind kind = InputKind::features;
-  std::int64_t dim = 128;         ///< embedding width (emb, tt, feat+tt)
-  std::int64_t tt_rank = 8;       ///< uniform TT rank
-  std::vector<std::int64_t> tt_n; ///< row factors (empty: balanced, 3 cores)
-  std::vector<std::int64_t> tt_d; ///< column factors (empty: balanced)
-  std::string init = "ortho"; ///< gaussian, ortho or spectral (models/embedding/embedding_init.hpp)
-  double init_std = 1.0;      ///< root-mean-square entry of the initial table
-  std::uint64_t seed = 0;
-};
 
 namespace detail {
 
@@ -76,30 +67,31 @@ public:
   using memory_space = typename ExecutionSpace::memory_space;
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
   using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
+  using optimizer_type = EmbeddingOptimizer<Scalar, ExecutionSpace>;
 
   /// \param data features come from here (needed for feat and feat+tt)
+  /// \param kind feat, emb, tt or feat+tt (feat+emb is a full-batch input)
+  /// \param spec the table: width, TT shape (tt_rank > 0: resolved_tt_rank), initialisation,
+  /// backward mode (embedding_config.hpp)
+  /// \param seed the initial values' seed
   /// \param rows optional host row map (node -> embedding row), empty for the identity
   /// \param num_rows embedding rows (>= every row id; 0: the number of nodes)
-  /// \param optimizer learning rate and weight decay of the embedding's optimizer (row-sparse
-  /// Adam for a full table, which has no weight decay, as torch.optim.SparseAdam; Adam on TT
-  /// cores)
-  MinibatchInput(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
-                 MinibatchInputOptions const &o, AdamOptions const &optimizer = {},
+  /// \param info when given, what the initialisation did (embedding_init.hpp)
+  /// The embedding's optimizer comes from set_optimizer (before the first step).
+  MinibatchInput(ExecutionSpace const &space, Dataset<std::int32_t> const &data, InputKind kind,
+                 EmbeddingConfig const &spec, std::uint64_t seed,
                  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows = {},
-                 std::int64_t num_rows = 0)
-      : options_(o), num_nodes_(data.num_nodes()) {
+                 std::int64_t num_rows = 0, EmbeddingInitInfo *info = nullptr)
+      : kind_(kind), spec_(spec), num_nodes_(data.num_nodes()) {
     if (num_rows <= 0)
       num_rows = num_nodes_;
-    if (o.kind == InputKind::features_embedding)
+    if (kind == InputKind::features_embedding)
       throw ConfigError("input 'feat+emb' is not implemented for mini-batch training; use feat, "
                         "emb, tt or feat+tt");
-    if (o.kind == InputKind::embedding && optimizer.weight_decay != 0)
-      throw ConfigError("mini-batch input 'emb': the full table's row-sparse Adam has no weight "
-                        "decay (as torch.optim.SparseAdam); set the embedding weight decay to 0");
-    const bool feat = uses_features(o.kind);
+    const bool feat = uses_features(kind);
     if (feat) {
       if (!data.has_feature_values())
-        throw ConfigError("input '" + to_string(o.kind) + "': the dataset '" + data.name +
+        throw ConfigError("input '" + to_string(kind) + "': the dataset '" + data.name +
                           "' has no node features (use --input emb or tt)");
       num_features_ = data.num_features();
     }
@@ -133,55 +125,54 @@ public:
                                                          rows.extent(0));
       Kokkos::deep_copy(space, rows_, rows);
     }
-    // Initial values from models/embedding/embedding_init.hpp (node v at its row), like the
-    // full-batch trainer: gaussian, ortho or spectral, entries of root-mean-square o.init_std. An
-    // empty row map is the identity there too: no N-entry array is built.
+    // Initial values from models/embedding/embedding_init.hpp (node v at its row), as the
+    // full-batch input's. An empty row map is the identity there too: no N-entry array is built.
     const Kokkos::View<const std::int64_t *, Kokkos::HostSpace> node_rows = rows;
-    EmbeddingInitOptions init;
-    init.method = parse_init_method(o.init);
-    init.init_std = o.init_std;
-    init.seed = o.seed;
-    if (o.kind == InputKind::embedding) {
+    if (kind == InputKind::embedding) {
       FullEmbeddingOptions fo;
       fo.gradient = FullGradient::sparse;
+      fo.mode = spec.backward;
       full_ = std::make_unique<FullEmbedding<Scalar, ExecutionSpace>>(
-          num_rows, o.dim, fo, "ttgnn::minibatch_input::emb");
-      {
-        const std::vector<double> table =
-            initial_full_table(num_rows, o.dim, data.graph, node_rows, init);
-        auto h = Kokkos::create_mirror_view(full_->table());
-        for (std::size_t k = 0; k < table.size(); ++k)
-          h.data()[k] = static_cast<Scalar>(table[k]);
-        Kokkos::deep_copy(space, full_->table(), h);
-      }
-      SparseAdamOptions so;
-      so.lr = optimizer.lr;
-      so.check_rows = false; // ids come from FullEmbedding's merge: unique and in range
-      sparse_adam_ =
-          std::make_unique<SparseAdam<Scalar, ExecutionSpace>>(space, full_->table(), so);
-    } else if (o.kind != InputKind::features) {
-      TtShape shape =
-          o.tt_n.empty()
-              ? make_tt_shape(num_rows, o.dim, o.tt_rank, 3)
-              : make_tt_shape(num_rows, o.dim, o.tt_n,
-                              o.tt_d.empty()
-                                  ? make_tt_shape(num_rows, o.dim, o.tt_rank, int(o.tt_n.size())).d
-                                  : o.tt_d,
-                              o.tt_rank);
-      tt_ = std::make_unique<TtEmbedding<Scalar, ExecutionSpace>>(shape);
-      tt_->set_cores_from_host(space, initial_tt_cores(shape, data.graph, node_rows, init));
-      adam_ = std::make_unique<TrainerAdam<Scalar, ExecutionSpace>>(
-          space, tt_->parameters(), tt_->gradients(), optimizer, OptimizerKind::adam);
+          num_rows, spec.dim, fo, "ttgnn::minibatch_input::emb");
+      const std::vector<double> table =
+          initial_full_table(num_rows, spec.dim, data.graph, node_rows, spec, seed, info);
+      auto h = Kokkos::create_mirror_view(full_->table());
+      for (std::size_t k = 0; k < table.size(); ++k)
+        h.data()[k] = static_cast<Scalar>(table[k]);
+      Kokkos::deep_copy(space, full_->table(), h);
+    } else if (kind != InputKind::features) {
+      const TtShape shape = embedding_tt_shape(spec, num_rows);
+      TtEmbeddingOptions tto;
+      tto.mode = spec.backward;
+      tt_ = std::make_unique<TtEmbedding<Scalar, ExecutionSpace>>(shape, tto);
+      tt_->set_cores_from_host(space,
+                               initial_tt_cores(shape, data.graph, node_rows, spec, seed, info));
     }
   }
 
-  MinibatchInputOptions const &options() const { return options_; }
-  /// Columns of the input rows.
-  std::int64_t dim() const {
-    return num_features_ + (options_.kind == InputKind::features ? 0 : options_.dim);
+  /// \brief The embedding's optimizer: row-sparse Adam with \p options.lr for a full table (no
+  /// weight decay, as torch.optim.SparseAdam: ConfigError when options.weight_decay != 0), Adam
+  /// or AdamW (\p kind) on the TT cores; nothing for plain features.
+  void set_optimizer(ExecutionSpace const &space, AdamOptions const &options, OptimizerKind kind) {
+    if (full_ && options.weight_decay != 0)
+      throw ConfigError("mini-batch input 'emb': the full table's row-sparse Adam has no weight "
+                        "decay (as torch.optim.SparseAdam); set the embedding weight decay to 0");
+    if (full_)
+      opt_ = optimizer_type::row_sparse(space, full_->table(), options.lr);
+    else if (tt_)
+      opt_ = optimizer_type::dense(space, tt_->parameters(), tt_->gradients(), options, kind);
   }
+
+  InputKind kind() const { return kind_; }
+  EmbeddingConfig const &spec() const { return spec_; }
+  /// Columns of the embedding rows (0 for plain features).
+  std::int64_t embedding_dim() const { return kind_ == InputKind::features ? 0 : spec_.dim; }
+  /// Columns of the input rows.
+  std::int64_t dim() const { return num_features_ + embedding_dim(); }
   /// True when the input has parameters (emb, tt, feat+tt).
-  bool trainable() const { return options_.kind != InputKind::features; }
+  bool trainable() const { return kind_ != InputKind::features; }
+  bool has_embedding() const { return trainable(); }
+  std::int64_t num_nodes() const { return num_nodes_; }
   std::int64_t num_parameters() const {
     return full_ ? full_->num_parameters() : tt_ ? tt_->num_parameters() : 0;
   }
@@ -225,12 +216,12 @@ public:
         tt_->forward(space, row_ids_, out);
       return;
     }
-    emb_rows_ = emb_rows_ws_.rows("ttgnn::minibatch_input::emb_rows", b, options_.dim);
+    emb_rows_ = emb_rows_ws_.rows("ttgnn::minibatch_input::emb_rows", b, spec_.dim);
     tt_->forward(space, row_ids_, emb_rows_);
     detail::copy_columns(space, emb_rows_, out, f, false);
   }
 
-  /// \brief The embedding rows of \p ids only (ids.extent(0) x options().dim), e.g. for
+  /// \brief The embedding rows of \p ids only (ids.extent(0) x embedding_dim()), e.g. for
   /// export; the state kept for backward is untouched. ConfigError without a table.
   void lookup_embedding(ExecutionSpace const &space, ids_type const &ids,
                         matrix_type const &out) const {
@@ -264,7 +255,7 @@ public:
       return;
     }
     emb_rows_ =
-        emb_rows_ws_.rows("ttgnn::minibatch_input::emb_rows", grad_out.extent(0), options_.dim);
+        emb_rows_ws_.rows("ttgnn::minibatch_input::emb_rows", grad_out.extent(0), spec_.dim);
     detail::copy_columns(space, emb_rows_, grad_out, f, true);
     tt_->backward(space, row_ids_, emb_rows_);
   }
@@ -321,42 +312,27 @@ public:
   }
   /// One optimizer step of the embedding (row-sparse Adam / Adam on the cores).
   void step(ExecutionSpace const &space) {
+    if (trainable() && opt_.empty())
+      throw ConfigError("MinibatchInput::step: no optimizer (call set_optimizer)");
     if (full_ && has_reduced_)
-      sparse_adam_->step(space, reduced_ids_, reduced_rows_);
+      opt_.step_rows(space, reduced_ids_, reduced_rows_);
     else if (full_)
-      sparse_adam_->step(space, full_->sparse_ids(), full_->sparse_rows());
-    if (adam_)
-      adam_->step(space);
+      opt_.step_rows(space, full_->sparse_ids(), full_->sparse_rows());
+    else
+      opt_.step(space);
   }
-  void set_learning_rate(double lr) {
-    if (sparse_adam_)
-      sparse_adam_->set_learning_rate(lr);
-    if (adam_)
-      adam_->set_learning_rate(lr);
-  }
+  void set_learning_rate(double lr) { opt_.set_learning_rate(lr); }
 
   /// \brief Saves the embedding (table or TT cores) and its optimizer's moments and step count
   /// under "<prefix>." (nothing for plain features).
   void save(Checkpoint &ck, std::string const &prefix) const {
     save_views(ck, prefix + ".param", parameters());
-    if (adam_)
-      adam_->save(ck, prefix + ".opt");
-    if (sparse_adam_) {
-      ck.put_view(prefix + ".opt.m", flat(sparse_adam_->exp_avg()));
-      ck.put_view(prefix + ".opt.v", flat(sparse_adam_->exp_avg_sq()));
-      ck.put(prefix + ".opt.steps", std::vector<std::int64_t>{sparse_adam_->step_count()});
-    }
+    opt_.save(ck, prefix + ".opt");
   }
   /// \brief Restores what save() saved (into an input built with the same options).
   void load(ExecutionSpace const &, Checkpoint const &ck, std::string const &prefix) {
     load_views(ck, prefix + ".param", parameters());
-    if (adam_)
-      adam_->load(ck, prefix + ".opt");
-    if (sparse_adam_) {
-      ck.get_view(prefix + ".opt.m", flat(sparse_adam_->exp_avg()));
-      ck.get_view(prefix + ".opt.v", flat(sparse_adam_->exp_avg_sq()));
-      sparse_adam_->set_step_count(ck.get_i64(prefix + ".opt.steps").at(0));
-    }
+    opt_.load(ck, prefix + ".opt");
   }
 
   /// \brief Adds what the input holds to the ledgers of a memory report: \p features the
@@ -375,10 +351,7 @@ public:
       full_->add_gradients(table);
     if (tt_)
       table.add_all(tt_->gradients());
-    if (adam_)
-      optimizer.add_all(adam_->exp_avg()).add_all(adam_->exp_avg_sq());
-    if (sparse_adam_)
-      optimizer.add(sparse_adam_->exp_avg()).add(sparse_adam_->exp_avg_sq());
+    opt_.add_memory(optimizer);
     add_workspace(workspace);
   }
 
@@ -390,13 +363,8 @@ private:
     workspace.add(emb_rows_ws_.storage());
   }
 
-  /// A contiguous row-major table as one flat unmanaged View.
-  static Kokkos::View<Scalar *, memory_space, Kokkos::MemoryUnmanaged>
-  flat(Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space> const &t) {
-    return Kokkos::View<Scalar *, memory_space, Kokkos::MemoryUnmanaged>(t.data(), t.size());
-  }
-
-  MinibatchInputOptions options_;
+  InputKind kind_;
+  EmbeddingConfig spec_;
   std::int64_t num_nodes_ = 0, num_features_ = 0;
   matrix_type features_, emb_rows_; // features_: dense features (else sparse_features_)
   GrowingMatrix<matrix_type> emb_rows_ws_;
@@ -405,8 +373,7 @@ private:
   ids_type row_ids_;
   std::unique_ptr<FullEmbedding<Scalar, ExecutionSpace>> full_;
   std::unique_ptr<TtEmbedding<Scalar, ExecutionSpace>> tt_;
-  std::unique_ptr<SparseAdam<Scalar, ExecutionSpace>> sparse_adam_;
-  std::unique_ptr<TrainerAdam<Scalar, ExecutionSpace>> adam_;
+  optimizer_type opt_;
   // set_sparse_gradient's rows (used by step() instead of the table's own)
   Kokkos::View<const std::int64_t *, memory_space> reduced_ids_;
   Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space> reduced_rows_;

@@ -7,7 +7,8 @@
 /// columns into the table (dense gradients); features are constants. The input owns the
 /// embedding's optimizer (set_optimizer: Adam/AdamW over the table or the TT cores, with its
 /// own learning rate and weight decay); the trainer steps it through step().
-/// (The mini-batch trainer has its own row-sparse variant: models/embedding/minibatch_input.hpp.)
+/// (The mini-batch input, models/embedding/minibatch_input.hpp, gathers only a batch's rows and
+/// may keep a full table's gradient row-sparse; both step an EmbeddingOptimizer.)
 ///
 /// Node ids are the dataset's (after any permutation). The embedding row of node v is
 /// node_rows(v): with the hierarchical METIS order TT rows have holes (graph/order/ordering.hpp:
@@ -18,9 +19,10 @@
 #include "core/linalg/for_each_entry.hpp"
 #include "core/linalg/gather_rows.hpp"
 #include "core/error.hpp"
+#include "core/io/checkpoint.hpp"
+#include "models/embedding/embedding_optimizer.hpp"
 #include "models/embedding/full_embedding.hpp"
 #include "models/embedding/input_kind.hpp"
-#include "models/train/training_common.hpp"
 #include "models/embedding/tt_embedding.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -83,6 +85,7 @@ public:
   using flat_view = Kokkos::View<Scalar *, memory_space>;
   using tt_type = TtEmbedding<Scalar, ExecutionSpace>;
   using full_type = FullEmbedding<Scalar, ExecutionSpace>;
+  using optimizer_type = EmbeddingOptimizer<Scalar, ExecutionSpace>;
 
   /// \brief An input over \p num_nodes nodes with nothing yet (add features and/or a table).
   explicit NodeInput(std::int64_t num_nodes) : n_(num_nodes) {
@@ -120,7 +123,7 @@ public:
     }
     tt_ = std::move(tt);
     full_.reset();
-    opt_.reset(); // it stepped the previous table
+    opt_ = optimizer_type(); // it stepped the previous table
     node_rows_ = rows;
   }
   /// \brief A full table with a dense gradient; node v reads row v.
@@ -177,35 +180,28 @@ public:
   bool trainable() const { return has_embedding(); }
   /// \brief The embedding's optimizer (after the table is set; nothing without a table).
   void set_optimizer(ExecutionSpace const &space, AdamOptions const &options, OptimizerKind kind) {
-    opt_.reset();
-    if (has_embedding())
-      opt_ = std::make_unique<TrainerAdam<Scalar, ExecutionSpace>>(space, parameters(), gradients(),
-                                                                   options, kind);
+    opt_ = has_embedding() ? optimizer_type::dense(space, parameters(), gradients(), options, kind)
+                           : optimizer_type();
   }
   /// One optimizer step over the table's gradient (ConfigError without set_optimizer).
   void step(ExecutionSpace const &space) {
     if (!has_embedding())
       return;
-    if (!opt_)
+    if (opt_.empty())
       throw ConfigError("NodeInput::step: no optimizer (call set_optimizer)");
-    opt_->step(space);
+    opt_.step(space);
   }
-  void set_learning_rate(double lr) {
-    if (opt_)
-      opt_->set_learning_rate(lr);
-  }
+  void set_learning_rate(double lr) { opt_.set_learning_rate(lr); }
   /// \brief Saves the table or TT cores and the optimizer's moments and step count under
   /// "<prefix>." (nothing for features only).
   void save(Checkpoint &ck, std::string const &prefix) const {
     save_views(ck, prefix + ".param", parameters());
-    if (opt_)
-      opt_->save(ck, prefix + ".opt");
+    opt_.save(ck, prefix + ".opt");
   }
   /// \brief Restores what save() saved (same table shape and optimizer).
   void load(ExecutionSpace const &, Checkpoint const &ck, std::string const &prefix) {
     load_views(ck, prefix + ".param", parameters());
-    if (opt_)
-      opt_->load(ck, prefix + ".opt");
+    opt_.load(ck, prefix + ".opt");
   }
   /// \brief out(b, :) = [features(nodes(b)) | embedding row of nodes(b)]; out is batch x dim().
   /// Keeps the rows for backward().
@@ -244,8 +240,7 @@ public:
   void add_memory(ByteLedger &features, ByteLedger &table, ByteLedger &optimizer,
                   ByteLedger &workspace) const {
     features.add(features_);
-    if (opt_)
-      optimizer.add_all(opt_->exp_avg()).add_all(opt_->exp_avg_sq());
+    opt_.add_memory(optimizer);
     table.add(node_rows_).add_all(parameters()).add_all(gradients());
     if (full_)
       full_->add_gradients(table);
@@ -343,7 +338,7 @@ private:
     check_rows(node_rows, full->num_rows());
     full_ = std::move(full);
     tt_.reset();
-    opt_.reset(); // it stepped the previous table
+    opt_ = optimizer_type(); // it stepped the previous table
     node_rows_ = node_rows;
   }
   void check_rows(index_view const &node_rows, std::int64_t table_rows) const {
@@ -392,7 +387,7 @@ private:
   index_view node_rows_, all_nodes_, rows_;
   std::int64_t batch_ = 0;
   matrix_type emb_, grad_emb_, all_;
-  std::unique_ptr<TrainerAdam<Scalar, ExecutionSpace>> opt_;
+  optimizer_type opt_;
 };
 
 } // namespace ttgnn

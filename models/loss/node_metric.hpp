@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 
+#include <optional>
 #include <string>
 
 namespace ttgnn {
@@ -60,25 +61,29 @@ inline bool is_multilabel_metric(NodeMetric m) {
   return m != NodeMetric::accuracy;
 }
 
-/// \brief The metric of a dataset: \p requested when given ("" : accuracy for single-label
-/// targets, ROC-AUC for multi-label ones, as OGB scores ogbn-proteins). ConfigError when it
-/// does not fit the targets: accuracy needs single-label ones, F1 multi-label ones, ROC-AUC
-/// multi-label ones or single-label ones of \p num_classes = 2 (a binary task, scored by the
-/// logit of class 1 minus that of class 0, as Platonov et al. score Tolokers).
+/// \brief \p m when it fits the targets, else ConfigError: accuracy needs single-label
+/// targets, F1 multi-label ones, ROC-AUC multi-label ones or single-label ones of
+/// \p num_classes = 2 (a binary task, scored by the logit of class 1 minus that of class 0, as
+/// Platonov et al. score Tolokers).
+inline NodeMetric resolve_metric(NodeMetric m, bool multilabel, int num_classes = 0) {
+  if (!multilabel && m == NodeMetric::rocauc && num_classes != 2)
+    throw ConfigError("--metric " + to_string(m) + ": the dataset is single-label with " +
+                      std::to_string(num_classes) +
+                      " classes (ROC-AUC needs 2 classes or multi-label targets; use acc)");
+  if (m != NodeMetric::rocauc && is_multilabel_metric(m) != multilabel)
+    throw ConfigError("--metric " + to_string(m) + ": the dataset is " +
+                      (multilabel ? "multi-label (use rocauc, f1_micro or f1_macro)"
+                                  : "single-label (use acc, or rocauc for 2 classes)"));
+  return m;
+}
+
+/// \brief The metric named \p requested ("" : accuracy for single-label targets, ROC-AUC for
+/// multi-label ones, as OGB scores ogbn-proteins), checked as above.
 inline NodeMetric resolve_metric(std::string const &requested, bool multilabel,
                                  int num_classes = 0) {
   if (requested.empty())
     return multilabel ? NodeMetric::rocauc : NodeMetric::accuracy;
-  const NodeMetric m = parse_node_metric(requested);
-  if (!multilabel && m == NodeMetric::rocauc && num_classes != 2)
-    throw ConfigError("--metric " + requested + ": the dataset is single-label with " +
-                      std::to_string(num_classes) +
-                      " classes (ROC-AUC needs 2 classes or multi-label targets; use acc)");
-  if (m != NodeMetric::rocauc && is_multilabel_metric(m) != multilabel)
-    throw ConfigError("--metric " + requested + ": the dataset is " +
-                      (multilabel ? "multi-label (use rocauc, f1_micro or f1_macro)"
-                                  : "single-label (use acc, or rocauc for 2 classes)"));
-  return m;
+  return resolve_metric(parse_node_metric(requested), multilabel, num_classes);
 }
 
 /// \brief The metric of a run that asks for none: the one the dataset names (\p named, its
@@ -96,6 +101,14 @@ inline NodeMetric dataset_metric(std::string const &named, bool multilabel, int 
       return m;
   }
   return resolve_metric("", multilabel, num_classes);
+}
+
+/// \brief The metric of a run on \p data (a Dataset): \p requested checked against its targets
+/// (resolve_metric), or when empty the one the dataset names (dataset_metric).
+template <class Data>
+NodeMetric choose_metric(std::optional<NodeMetric> const &requested, Data const &data) {
+  return requested ? resolve_metric(*requested, data.is_multilabel(), data.num_classes)
+                   : dataset_metric(data.eval_metric, data.is_multilabel(), data.num_classes);
 }
 
 } // namespace ttgnn

@@ -51,6 +51,23 @@ template <class ExecutionSpace> struct NodeTargets {
   bool is_multilabel() const { return multilabels.extent(0) > 0; }
 };
 
+/// \brief The targets of \p data (a Dataset) in the memory of \p ExecutionSpace: its
+/// multilabels scored by \p metric when it has them, else its class labels (accuracy, or
+/// ROC-AUC of a binary task).
+template <class ExecutionSpace, class Data>
+NodeTargets<ExecutionSpace> device_targets(Data const &data, NodeMetric metric) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  if (data.is_multilabel())
+    return NodeTargets<ExecutionSpace>(
+        Kokkos::create_mirror_view_and_copy(memory_space(), data.multilabels,
+                                            "ttgnn::targets::multilabels"),
+        metric);
+  NodeTargets<ExecutionSpace> out(
+      Kokkos::create_mirror_view_and_copy(memory_space(), data.labels, "ttgnn::targets::labels"));
+  out.metric = metric;
+  return out;
+}
+
 /// Grow-only buffers of gather_targets, for one batch of targets after another.
 template <class ExecutionSpace> struct TargetsWorkspace {
   using memory_space = typename ExecutionSpace::memory_space;

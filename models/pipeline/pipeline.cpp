@@ -2,21 +2,21 @@
 // (models/pipeline/pipeline.hpp).
 #include "models/pipeline/pipeline.hpp"
 
+#include "models/pipeline/node_order.hpp"
+
 #include "core/runtime/byte_ledger.hpp"
 #include "core/runtime/communicator.hpp"
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
 #include "core/runtime/allocation_tracker.hpp"
 #include "core/runtime/peak_memory.hpp"
-#include "graph/order/hierarchical_partition.hpp"
-#include "graph/order/locality.hpp"
-#include "graph/order/ordering.hpp"
 #include "graph/permutation.hpp"
-#include "models/train/checkpoint.hpp"
+#include "core/io/checkpoint.hpp"
 #include "models/train/dataset_memory.hpp"
 #include "models/embedding/embedding_export.hpp"
 #include "models/train/full_batch_trainer.hpp"
 #include "models/layers/gcn_norm.hpp"
+#include "models/train/layerwise_inference.hpp"
 #include "models/train/minibatch_trainer.hpp"
 #include "models/loss/node_targets.hpp"
 #include "graph/io/npy_writer.hpp"
@@ -44,178 +44,8 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// The ordered dataset and the rows of the embedding table.
-struct Ordered {
-  NodeOrdering ordering; ///< the TT rows (and the relabelling without a locality order)
-  /// How `data` is relabelled from the dataset as loaded: the ordering's permutation, or the
-  /// locality order's (empty maps: not at all). Results map back with relabel.old_to_new.
-  Permutation relabel;
-  Dataset<std::int32_t> data; ///< relabelled
-  HostIds node_rows;          ///< TT row of node i of `data` (empty: row i)
-  /// Node i's id under the ordering alone (empty: i, no locality order): the dropout masks it
-  /// draws and the full-table row it starts from.
-  HostIds ordered_ids;
-  OrderMethod locality = OrderMethod::original;     ///< the locality order applied (original: none)
-  double locality_before = -1, locality_after = -1; ///< block_locality, when measured
-  double locality_seconds = 0;
-  TtShape shape; ///< TT inputs
-  std::int64_t table_rows = 0;
-};
-
-std::string fraction(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.3f", v);
-  return b;
-}
-
-/// The widest row the propagation gathers (the input or a hidden layer), in bytes.
-std::int64_t propagated_row_bytes(Dataset<std::int32_t> const &data, RunConfig const &c) {
-  const std::int64_t in = (uses_features(c.input) ? data.num_features() : 0) +
-                          (uses_tt(c.input) || uses_full_table(c.input) ? c.embedding.dim : 0);
-  return static_cast<std::int64_t>(sizeof(Scalar)) * std::max(in, c.hidden);
-}
-
-/// The locality order of a full-batch run, computed on the graph as loaded, or none. Automatic:
-/// only for runs of 50 epochs or more (lp-hier costs about as much as a few epochs' sparse
-/// products), when the rows the propagation gathers exceed 32 MiB (less stays in a cache),
-/// the run's order leaves neighbours scattered (fewer than 1/4 of the arcs inside one block of
-/// rows filling 1 MiB, block_locality) and lp-hier gathers them (at least 1/2 of the arcs,
-/// twice as many): there the SpMM reads neighbour rows from cache (docs/SCALE.md).
-void choose_locality(Dataset<std::int32_t> const &data, RunConfig const &c, Ordered &o,
-                     RunLog const &log) {
-  const Locality want = c.locality;
-  if (c.minibatch_mode() || want.method == OrderMethod::original)
-    return;
-  const bool scattered_order = c.order == OrderMethod::original || c.order == OrderMethod::random;
-  const std::int64_t row_bytes = propagated_row_bytes(data, c);
-  if (want.automatic &&
-      (!scattered_order || c.epochs < 50 || data.num_nodes() * row_bytes <= (32 << 20)))
-    return;
-  const auto t0 = Clock::now();
-  const std::int64_t block = std::max<std::int64_t>(1, (1 << 20) / row_bytes);
-  o.locality_before = block_locality(data.graph, block, o.ordering.permutation.old_to_new);
-  if (want.automatic && o.locality_before >= 0.25) {
-    o.locality_seconds = since(t0);
-    return;
-  }
-  OrderingOptions lo;
-  lo.method = want.method;
-  lo.seed = c.seed;
-  NodeOrdering l = compute_ordering(Kokkos::DefaultHostExecutionSpace(), data.graph, lo);
-  o.locality_after = block_locality(data.graph, block, l.permutation.old_to_new);
-  o.locality_seconds = since(t0);
-  const std::string change = " (" + fraction(o.locality_before) + " -> " +
-                             fraction(o.locality_after) + " of the arcs within a block of " +
-                             std::to_string(block) + " rows)";
-  if (want.automatic && (o.locality_after < 0.5 || o.locality_after < 2 * o.locality_before)) {
-    if (log)
-      log("locality: " + to_string(want.method) + " not applied" + change);
-    return;
-  }
-  if (log)
-    log("locality: the propagation runs in " + to_string(want.method) + " order" + change);
-  o.locality = want.method;
-  o.relabel = l.permutation;
-  const std::int64_t n = data.num_nodes();
-  o.ordered_ids =
-      HostIds(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::pipeline::ordered_ids"), n);
-  if (uses_tt(c.input))
-    o.node_rows =
-        HostIds(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::pipeline::node_rows"), n);
-  NodeOrdering const &ord = o.ordering;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const std::int64_t v = o.relabel.new_to_old(i);
-    o.ordered_ids(i) = ord.implicit_identity ? v : ord.permutation.old_to_new(v);
-    if (o.node_rows.extent(0) > 0)
-      o.node_rows(i) = ord.row_of(v);
-  }
-}
-
-/// The default column factors of the TT table: d factored as balanced as possible, largest
-/// first; on an order whose first digit is a cluster of the graph (metis-hier, lp-hier) the
-/// last core's factor moves onto the first, so the last core (the finest level, whose digit
-/// unrelated nodes of every cluster share) carries no columns: 64 -> 16,4,1. On the
-/// featureless graphs this gains 0.03-0.08 test accuracy on Cora, CiteSeer, Chameleon and
-/// PubMed and costs at most 0.008 elsewhere (docs/RESULTS.md, "Where the TT table's columns
-/// go").
-std::vector<std::int64_t> default_column_factors(std::vector<std::int64_t> d, OrderMethod order) {
-  if (d.size() > 1 && is_hierarchical(order)) {
-    d.front() *= d.back();
-    d.back() = 1;
-  }
-  return d;
-}
-
-/// Orders the nodes; for TT inputs the row factors come first (metis-hier aligns to them).
-Ordered order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, RunLog const &log) {
-  Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::order");
-  const std::int64_t n = data.num_nodes();
-  EmbeddingConfig const &e = c.embedding;
-  const bool tt = uses_tt(c.input);
-  std::vector<std::int64_t> n_factors = e.tt_n, d_factors = e.tt_d;
-  if (tt) {
-    const int cores = static_cast<int>(!n_factors.empty()   ? n_factors.size()
-                                       : !d_factors.empty() ? d_factors.size()
-                                                            : 3);
-    const TtShape base = make_tt_shape(n, e.dim, e.tt_rank, cores, e.tt_slack);
-    if (n_factors.empty())
-      n_factors = base.n;
-    if (d_factors.empty())
-      d_factors = default_column_factors(base.d, c.order);
-  }
-  OrderingOptions oo;
-  oo.method = c.order;
-  oo.seed = c.seed;
-  oo.num_parts = c.metis_parts;
-  oo.n_factors = tt ? n_factors : default_n_factors(n, 3, e.tt_slack);
-  oo.materialize_identity = false; // the original order: no N-entry maps (empty = identity)
-  if (log)
-    log("ordering nodes: " + to_string(c.order));
-  Ordered out;
-  out.ordering = compute_ordering(Kokkos::DefaultHostExecutionSpace(), data.graph, oo);
-  choose_locality(data, c, out, log);
-  if (out.locality == OrderMethod::original) {
-    out.relabel = out.ordering.permutation;
-    if (tt)
-      out.node_rows = out.ordering.new_to_row();
-  }
-  out.data = out.relabel.size() == 0
-                 ? data
-                 : apply_permutation(Kokkos::DefaultHostExecutionSpace(), data, out.relabel);
-  out.table_rows = n;
-  if (tt) {
-    out.shape = make_tt_shape(out.ordering.rows_used(), e.dim, n_factors, d_factors, e.tt_rank);
-    out.table_rows = out.shape.padded_rows();
-  }
-  return out;
-}
-
-/// The node order's maps the pipeline keeps beside the trainer (none for the original order):
-/// old_to_row, old_to_new, new_to_old (one allocation when they alias), \p rows.
-std::int64_t order_map_bytes(Ordered const &o, HostIds const &rows = {}) {
-  ByteLedger maps;
-  maps.add(o.ordering.old_to_row)
-      .add(o.ordering.permutation.new_to_old)
-      .add(o.ordering.permutation.old_to_new)
-      .add(o.relabel.new_to_old)
-      .add(o.relabel.old_to_new)
-      .add(o.node_rows)
-      .add(o.ordered_ids)
-      .add(rows);
-  return maps.bytes();
-}
-
-EmbeddingInitOptions init_options(RunConfig const &c) {
-  EmbeddingInitOptions o;
-  o.method = c.embedding.init;
-  o.init_std = c.embedding.init_std;
-  o.spectral_exponent = c.embedding.spectral_exponent;
-  o.seed = c.seed;
-  return o;
-}
-
 /// What must match between a checkpoint and the run resuming or evaluating it.
-std::string fingerprint(Dataset<std::int32_t> const &data, RunConfig const &c, Ordered const &o) {
+std::string fingerprint(Dataset<std::int32_t> const &data, RunConfig const &c, NodeOrder const &o) {
   return data_fingerprint(data) + " split=" + c.data.split + " order=" + to_string(c.order) +
          " seed=" + std::to_string(c.seed) +
          (o.locality != OrderMethod::original ? " locality=" + to_string(o.locality) : "") +
@@ -306,7 +136,7 @@ GnnConfig gnn_config(RunConfig const &c, std::int64_t in_features, std::int64_t 
 /// What both trainers take from the run: optimisation, early stopping, checkpoints, the
 /// fingerprint and the settings stored in checkpoints.
 void set_train_options(TrainOptions &to, Dataset<std::int32_t> const &data, RunConfig const &c,
-                       Ordered const &o) {
+                       NodeOrder const &o) {
   to.epochs = c.epochs;
   to.optimizer = c.optimizer;
   to.lr = c.lr;
@@ -324,9 +154,20 @@ void set_train_options(TrainOptions &to, Dataset<std::int32_t> const &data, RunC
   to.run_config = to_text(c);
 }
 
+/// Logs the embedding table the run builds (none for plain features).
+void log_table(RunConfig const &c, NodeOrder const &o, std::int64_t n, RunLog const &log) {
+  if (!log)
+    return;
+  if (uses_tt(c.input))
+    log("TT table " + o.shape.to_string() + ", init " + to_string(c.embedding.init));
+  else if (uses_full_table(c.input))
+    log("full table " + std::to_string(n) + " x " + std::to_string(c.embedding.dim) + ", init " +
+        to_string(c.embedding.init));
+}
+
 /// The full-batch input: features on the device, a TT table or a full table, initialised.
 NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_t> const &data,
-                                         RunConfig const &c, Ordered const &o, RunLog const &log,
+                                         RunConfig const &c, NodeOrder const &o, RunLog const &log,
                                          EmbeddingInitInfo &info) {
   Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::init");
   Dataset<std::int32_t> const &pdata = o.data;
@@ -340,26 +181,23 @@ NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_
     Kokkos::deep_copy(f, x);
     input.set_features(f);
   }
+  log_table(c, o, n, log);
   if (uses_tt(c.input)) {
-    if (log)
-      log("TT table " + o.shape.to_string() + ", init " + to_string(c.embedding.init));
     TtEmbeddingOptions tto;
     tto.mode = c.embedding.backward;
     auto table = std::make_shared<TtEmbedding<Scalar, Space>>(o.shape, tto);
     table->set_cores_from_host(space, initial_tt_cores(o.shape, data.graph, o.ordering.old_to_row,
-                                                       init_options(c), &info));
+                                                       c.embedding, c.seed, &info));
     input.set_tt_embedding(table, o.node_rows);
   } else if (uses_full_table(c.input)) {
-    if (log)
-      log("full table " + std::to_string(n) + " x " + std::to_string(c.embedding.dim) + ", init " +
-          to_string(c.embedding.init));
     FullEmbeddingOptions fo;
     fo.gradient = FullGradient::dense;
     fo.mode = c.embedding.backward;
     auto table = std::make_shared<FullEmbedding<Scalar, Space>>(n, c.embedding.dim, fo);
     // the rows of the ordering; under a locality order node i starts from row ordered_ids(i)
-    const auto values = initial_full_table(
-        n, c.embedding.dim, data.graph, o.ordering.permutation.old_to_new, init_options(c), &info);
+    const auto values =
+        initial_full_table(n, c.embedding.dim, data.graph, o.ordering.permutation.old_to_new,
+                           c.embedding, c.seed, &info);
     auto h = Kokkos::create_mirror_view(table->table());
     const std::int64_t d = c.embedding.dim;
     const bool moved = o.ordered_ids.extent(0) > 0;
@@ -370,18 +208,6 @@ NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_
     input.set_full_embedding(table);
   }
   return input;
-}
-
-/// The targets of \p data on the device: classes, or multi-label tasks scored by \p metric.
-NodeTargets<Space> device_targets(Dataset<std::int32_t> const &data, NodeMetric metric) {
-  if (data.is_multilabel())
-    return NodeTargets<Space>(Kokkos::create_mirror_view_and_copy(Mem(), data.multilabels,
-                                                                  "ttgnn::pipeline::multilabels"),
-                              metric);
-  NodeTargets<Space> out(
-      Kokkos::create_mirror_view_and_copy(Mem(), data.labels, "ttgnn::pipeline::labels"));
-  out.metric = metric; // accuracy, or ROC-AUC of a binary task
-  return out;
 }
 
 /// \brief Sets the model's activation budget from the run's --memory-budget: what the resident
@@ -406,8 +232,24 @@ MemoryPlan plan_full_batch_memory(GnnModel<Scalar, Space> &model,
                            log);
 }
 
+/// The run's per-node outputs, with the selected parameters (restored by training), in the
+/// original node order: both paths write them here. On several ranks only rank 0 writes (every
+/// rank holds the same replica).
+template <class Input, class LogitsFn>
+void write_outputs(Space const &space, RunConfig const &c, NodeOrder const &o, Input &input,
+                   LogitsFn &&logits, RunLog const &log) {
+  if (Communicator::world().rank() != 0)
+    return;
+  write_node_outputs(space, c.predictions_out, c.export_embeddings, o.relabel.old_to_new, input,
+                     logits,
+                     c.minibatch.eval_chunk > 0 ? c.minibatch.eval_chunk : layerwise_default_chunk);
+  for (std::string const *path : {&c.export_embeddings, &c.predictions_out})
+    if (log && !path->empty())
+      log("wrote " + *path);
+}
+
 RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
-                         Ordered const &o, RunLog const &log, bool evaluate_only) {
+                         NodeOrder const &o, RunLog const &log, bool evaluate_only) {
   RunResult out;
   Dataset<std::int32_t> const &pdata = o.data;
   const auto t_init = Clock::now();
@@ -420,7 +262,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   const NodeMetric metric = run_metric(c, pdata);
   const auto a = c.model == GnnKind::gcn ? gcn_norm<Scalar>(space, pdata.graph)
                                          : mean_aggregation<Scalar>(space, pdata.graph);
-  const NodeTargets<Space> targets = device_targets(pdata, metric);
+  const NodeTargets<Space> targets = device_targets<Space>(pdata, metric);
   using DeviceIds = Kokkos::View<const std::int64_t *, Mem>;
   const DeviceIds train =
       Kokkos::create_mirror_view_and_copy(Mem(), pdata.train, "ttgnn::pipeline::train");
@@ -458,17 +300,8 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   if (allocations)
     out.memory_plan.training_allocations_mb = double(allocations->peak_bytes()) / 1048576.0;
   allocations.reset();
-  // outputs, with the selected parameters (restored by train())
-  if (!c.export_embeddings.empty()) {
-    export_embeddings_npy(space, input, o.relabel.old_to_new, c.export_embeddings);
-    if (log)
-      log("wrote " + c.export_embeddings);
-  }
-  if (!c.predictions_out.empty()) {
-    write_matrix_npy(c.predictions_out, trainer.predict(), o.relabel.old_to_new);
-    if (log)
-      log("wrote " + c.predictions_out);
-  }
+  write_outputs(
+      space, c, o, input, [&trainer] { return trainer.predict(); }, log);
   take_training(out, r, metric);
   ByteLedger graph, features, nodes; // the host dataset, in both orders when they differ
   for (Dataset<std::int32_t> const *d : {&data, &pdata}) // (aliases count once)
@@ -481,7 +314,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
 
 /// The mini-batch trainer's options for the run (its input rows follow the order \p o).
 MinibatchTrainOptions minibatch_options(Dataset<std::int32_t> const &data, RunConfig const &c,
-                                        Ordered const &o, bool evaluate_only) {
+                                        NodeOrder const &o, bool evaluate_only) {
   MinibatchTrainOptions m;
   set_train_options(m, data, c, o);
   m.model = gnn_config(c, 0, 0); // widths and kind: the trainer's
@@ -497,26 +330,19 @@ MinibatchTrainOptions minibatch_options(Dataset<std::int32_t> const &data, RunCo
   m.memory_budget = c.memory_budget;
   m.communicator = Communicator::world(); // mpirun -np P: data parallel (docs/DISTRIBUTED.md)
   m.evaluate_only = evaluate_only;
-  m.predictions_path = c.predictions_out;
-  m.embeddings_path = c.export_embeddings;
-  m.output_order = o.relabel.old_to_new;
   m.seed = c.seed;
-  m.metric = c.metric ? to_string(*c.metric) : std::string();
-  m.input.kind = c.input;
-  m.input.dim = c.embedding.dim;
-  m.input.tt_rank = c.embedding.tt_rank;
-  m.input.init = to_string(c.embedding.init);
-  m.input.init_std = c.embedding.init_std;
-  m.input.seed = c.seed;
-  if (uses_tt(c.input)) {
-    m.input.tt_n = o.shape.n;
-    m.input.tt_d = o.shape.d;
+  m.metric = c.metric;
+  m.input = c.input;
+  m.embedding = c.embedding;
+  if (uses_tt(c.input)) { // the shape the order was aligned to
+    m.embedding.tt_n = o.shape.n;
+    m.embedding.tt_d = o.shape.d;
   }
   return m;
 }
 
 RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
-                        Ordered const &o, RunLog const &log, bool evaluate_only) {
+                        NodeOrder const &o, RunLog const &log, bool evaluate_only) {
   MinibatchTrainOptions m = minibatch_options(data, c, o, evaluate_only);
   Dataset<std::int32_t> const &pdata = o.data;
   const NodeMetric metric = run_metric(c, pdata);
@@ -527,17 +353,36 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
                   static_cast<long long>(e.batches), e.sample_seconds);
     epoch_log(e, extra);
   };
+  RunResult out;
+  const auto t_init = Clock::now();
+  EmbeddingInitInfo info;
   // TT rows follow the ordering (holes under metis-hier); a full table has one row per node
   const bool tt = uses_tt(c.input);
-  const HostIds rows = o.node_rows;
+  MinibatchInput<Scalar, Space> input = [&] {
+    Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::init");
+    log_table(c, o, pdata.num_nodes(), log);
+    return MinibatchInput<Scalar, Space>(space, pdata, c.input, m.embedding, c.seed, o.node_rows,
+                                         tt ? o.shape.num_rows : 0, &info);
+  }();
+  out.init_time_s = since(t_init);
+  out.init_scale = info.scale;
+  out.tt_svd_error = info.tt_svd_error;
+  GnnModel<Scalar, Space, std::int32_t> model(gnn_config(c, input.dim(), pdata.num_classes));
+  MinibatchTrainer<Space> trainer(space, pdata, model, input, device_targets<Space>(pdata, metric),
+                                  m);
+  if (!evaluate_only)
+    trainer.plan_memory();
   const auto t_train = Clock::now();
-  const MinibatchResult r = train_minibatch(space, pdata, m, rows, tt ? o.shape.num_rows : 0);
-  RunResult out;
+  const TrainResult tr =
+      evaluate_only ? trainer.evaluate_checkpoint(c.checkpoint) : trainer.train();
   out.train_time_s = since(t_train);
+  write_outputs(
+      space, c, o, input, [&trainer] { return trainer.predict(); }, log);
+  const MinibatchResult r = trainer.report(tr);
   take_training(out, r, metric);
   out.gnn_params = r.gnn_params;
   out.embedding_params = r.embedding_params;
-  out.embedding_dim = uses_tt(c.input) || uses_full_table(c.input) ? c.embedding.dim : 0;
+  out.embedding_dim = input.embedding_dim();
   out.batch_time_s = r.batch_time_s;
   out.batches_per_epoch = r.batches_per_epoch;
   out.memory_plan = r.memory_plan;
@@ -550,7 +395,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
     out.memory.features_mb += to_mb(features.bytes());
     out.memory.nodes_mb += to_mb(nodes.bytes());
   }
-  out.memory.nodes_mb += to_mb(order_map_bytes(o, rows));
+  out.memory.nodes_mb += to_mb(order_map_bytes(o));
   out.ranks = r.ranks;
   out.comm_bytes_per_step = r.comm_bytes_per_step;
   out.comm_seconds_per_step = r.comm_seconds_per_step;
@@ -582,7 +427,7 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
         (data.is_multilabel() ? " binary tasks (multi-label; sigmoid + binary cross-entropy)"
                               : " classes (softmax cross-entropy)"));
   }
-  const Ordered o = order_nodes(data, c, log);
+  const NodeOrder o = order_nodes(data, c, log);
   RunResult r = c.minibatch_mode() ? run_minibatch(space, data, c, o, log, evaluate_only)
                                    : run_full_batch(space, data, c, o, log, evaluate_only);
   fill_sizes(r, data);
@@ -606,7 +451,8 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
 } // namespace
 
 std::int64_t default_tt_rank(Dataset<std::int32_t> const &data) {
-  return 4 * static_cast<std::int64_t>(data.train.extent(0)) >= data.num_nodes() ? 16 : 8;
+  return resolved_tt_rank(EmbeddingConfig{}, data.num_nodes(),
+                          static_cast<std::int64_t>(data.train.extent(0)));
 }
 
 RunResult run_training(Space const &space, Dataset<std::int32_t> const &data,

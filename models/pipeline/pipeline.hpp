@@ -34,9 +34,6 @@
 
 namespace ttgnn {
 
-/// Receives progress lines (loading notes, one line per epoch with the ETA). May be empty.
-using RunLog = std::function<void(std::string const &)>;
-
 /// \brief Checks the settings before any work: ranges, combinations the chosen path does not
 /// implement, the dataset folder (when set) and that every output file can be written.
 /// Throws ConfigError / InputError naming the option.
@@ -54,11 +51,9 @@ struct LoadedData {
   double seconds = 0;
 };
 
-/// \brief The TT rank of a run that sets none (EmbeddingConfig::tt_rank 0): 16 when at least a
-/// quarter of the nodes are training nodes, else 8. With few labels (Planetoid's 20 per class)
-/// the smaller table generalises better; with half the nodes labelled rank 16 reaches the full
-/// table where rank 8 stays 0.01-0.03 below it (docs/RESULTS.md, "The TT rank against the
-/// full table").
+/// \brief The TT rank of a run that sets none (EmbeddingConfig::tt_rank 0) on \p data:
+/// resolved_tt_rank's default (models/embedding/embedding_config.hpp), 16 when at least a
+/// quarter of the nodes are training nodes, else 8.
 std::int64_t default_tt_rank(Dataset<std::int32_t> const &data);
 
 /// \brief Loads config.data (features only when config.input uses them, normalised as

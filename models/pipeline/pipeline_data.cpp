@@ -37,6 +37,8 @@ void check_run_config(RunConfig const &c) {
   range(c.embedding.tt_rank >= 0, "--tt-rank must be >= 1 (or 0: chosen from the split)");
   range(c.embedding.tt_slack >= 1, "--tt-slack must be >= 1");
   range(c.embedding.init_std > 0, "--init-std must be > 0");
+  // a negative exponent would divide by the zero eigenvalues of isolated nodes' columns
+  range(c.embedding.spectral_exponent >= 0, "--spectral-exponent must be >= 0");
   range(!c.resume || !c.checkpoint.empty(), "--resume needs --checkpoint PATH");
   const bool table = uses_tt(c.input) || uses_full_table(c.input);
   if (!c.export_embeddings.empty() && !table)
@@ -63,10 +65,11 @@ void check_run_config(RunConfig const &c) {
     if (c.plateau_factor < 1.0 && c.minibatch.eval_nodes == EvalNodes::test)
       throw ConfigError("--plateau-factor decays on a validation plateau; --eval-nodes test "
                         "computes no validation metric (use valid+test or all)");
-    if (c.embedding.weight_decay != 0)
-      refuse("--emb-weight-decay (the table's optimizer has no weight decay)");
-    if (c.embedding.backward != TtBackwardMode::deterministic)
-      refuse("--tt-backward atomic");
+    // a full table keeps a row-sparse gradient: merged by a sort, stepped by row-sparse Adam
+    if (c.input == InputKind::embedding && c.embedding.weight_decay != 0)
+      refuse("--emb-weight-decay with --input emb (row-sparse Adam has no weight decay)");
+    if (c.input == InputKind::embedding && c.embedding.backward != TtBackwardMode::deterministic)
+      refuse("--tt-backward atomic with --input emb (the row-sparse gradient is merged by a sort)");
   }
   if (!c.data.dataset.empty())
     require_dataset_folder("--dataset", c.data.dataset);

@@ -227,8 +227,7 @@ RunConfig run_config_from_text(std::string const &text) {
 }
 
 NodeMetric run_metric(RunConfig const &c, Dataset<std::int32_t> const &data) {
-  return c.metric ? resolve_metric(to_string(*c.metric), data.is_multilabel(), data.num_classes)
-                  : dataset_metric(data.eval_metric, data.is_multilabel(), data.num_classes);
+  return choose_metric(c.metric, data);
 }
 
 } // namespace ttgnn

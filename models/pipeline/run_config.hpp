@@ -10,9 +10,8 @@
 /// checkpoints, so `ttgnn predict` rebuilds the model a checkpoint was trained with).
 
 #include "core/io/json_writer.hpp"
-#include "core/tt/tt_modes.hpp"
 #include "graph/order/order_method.hpp"
-#include "models/embedding/init_method.hpp"
+#include "models/embedding/embedding_config.hpp"
 #include "models/embedding/input_kind.hpp"
 #include "models/gnn_config.hpp"
 #include "models/loss/node_metric.hpp"
@@ -20,6 +19,7 @@
 #include "models/train/train_options.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +27,10 @@
 namespace ttgnn {
 
 template <class Ordinal> struct Dataset; // graph/dataset.hpp
+
+/// Receives progress lines of a run (loading notes, one line per epoch with the ETA). May be
+/// empty.
+using RunLog = std::function<void(std::string const &)>;
 
 /// Preprocessing of node features: none, or each row divided by its L1 norm (PyG's
 /// NormalizeFeatures; zero rows stay zero).
@@ -40,23 +44,6 @@ struct DataConfig {
   std::string split;     ///< folder under split/ ("" = meta.csv's split, or the only one)
   std::string cache_dir; ///< binary cache of the loader ("" = none)
   FeatureNorm feature_norm = FeatureNorm::none;
-};
-
-/// \brief The embedding table (full or TT) and its optimiser.
-struct EmbeddingConfig {
-  std::int64_t dim = 64;
-  std::int64_t tt_rank = 0;       ///< 0: default_tt_rank of the data (8 or 16)
-  std::vector<std::int64_t> tt_n; ///< TT row factors (empty: balanced with tt_slack)
-  std::vector<std::int64_t> tt_d; ///< TT column factors (empty: from dim)
-  double tt_slack = 1.05;         ///< default row factors: product >= tt_slack * N
-  InitMethod init = InitMethod::orthogonal;
-  /// Root-mean-square entry of the initial table (0.1: 0.04 better test accuracy than 1 on
-  /// held-out generated graphs, docs/RESULTS.md).
-  double init_std = 0.1;
-  double spectral_exponent = 0.5;
-  TtBackwardMode backward = TtBackwardMode::deterministic;
-  double lr = -1;          ///< < 0: the GNN's
-  double weight_decay = 0; ///< < 0: the GNN's (decaying the table costs accuracy)
 };
 
 /// \brief Neighbour-sampled mini-batches (GraphSAGE); batch_size 0 trains full batch.

@@ -11,12 +11,13 @@
 #include "graph/sampled_block_bounds.hpp"
 #include "core/io/atomic_file.hpp"
 #include "models/layers/block_operator.hpp"
-#include "models/train/checkpoint.hpp"
+#include "core/io/checkpoint.hpp"
 #include "models/train/dataset_memory.hpp"
 #include "models/embedding/embedding_export.hpp"
 #include "models/gnn_model.hpp"
 #include "models/train/gradient_allreduce.hpp"
 #include "models/train/layerwise_inference.hpp"
+#include "models/train/sampled_block_source.hpp"
 #include "models/train/subset_inference.hpp"
 #include "models/loss/node_targets.hpp"
 #include "models/train/training_common.hpp"
@@ -35,24 +36,6 @@
 namespace ttgnn {
 
 namespace {
-
-constexpr std::uint64_t kShuffleDomain = 0x73687566666C65ULL; // "shuffle"
-/// Names the sampler's streams of subset evaluation (training epochs are 1, 2, ...): the same
-/// blocks at every evaluation.
-constexpr std::uint64_t kEvalStream = 0x6576616C756174ULL; // "evaluat"
-
-using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
-
-/// \p out = the training nodes of epoch \p epoch in a seeded random order (Fisher-Yates);
-/// allocated on the first call only.
-void shuffle_into(HostIds const &train, std::uint64_t seed, std::uint64_t epoch, HostIds &out) {
-  const std::int64_t n = static_cast<std::int64_t>(train.extent(0));
-  reserve_entries(out, n, "ttgnn::minibatch::order");
-  Kokkos::deep_copy(out, train);
-  CounterRng rng(seed, kShuffleDomain, epoch);
-  for (std::int64_t i = n - 1; i > 0; --i)
-    std::swap(out(i), out(static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(i + 1)))));
-}
 
 void check_options(Dataset<std::int32_t> const &data, MinibatchTrainOptions const &o) {
   if (!o.eval_fanouts.empty() && static_cast<int>(o.eval_fanouts.size()) != o.model.num_layers)
@@ -105,331 +88,7 @@ GnnConfig sage_config(MinibatchTrainOptions const &o, Dataset<std::int32_t> cons
 
 } // namespace
 
-// Named, not anonymous: nvcc wants the enclosing function of a device lambda to be addressable.
 namespace minibatch_detail {
-
-/// \brief The batch source of mini-batch training (models/train/training_loop.hpp): this rank's
-/// slice of each shuffled batch of training nodes with its sampled blocks and input rows;
-/// layer-wise or subset evaluation.
-template <class ExecutionSpace> class SampledBlockSource {
-public:
-  using Scalar = float;
-  using memory_space = typename ExecutionSpace::memory_space;
-  using matrix_type = Matrix<Scalar, ExecutionSpace>;
-  using model_type = GnnModel<Scalar, ExecutionSpace, std::int32_t>;
-  using input_type = MinibatchInput<Scalar, ExecutionSpace>;
-  using batch_type = TrainingBatch<Scalar, ExecutionSpace, std::int32_t>;
-  using ids_type = Kokkos::View<const std::int64_t *, memory_space>;
-  using sampler_type = NeighborSampler<std::int32_t, memory_space>;
-
-  SampledBlockSource(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
-                     MinibatchTrainOptions const &o, model_type &model, input_type &input,
-                     NodeTargets<ExecutionSpace> targets)
-      : data_(data), o_(o), model_(model), input_(input), targets_(targets),
-        sample_space_(sampling_instance(space)), graph_(graph_in_space<memory_space>(data.graph)),
-        sampler_(graph_, o.fanouts, o.seed),
-        train_(Kokkos::create_mirror_view_and_copy(memory_space(), data.train,
-                                                   "ttgnn::minibatch::train")),
-        valid_(Kokkos::create_mirror_view_and_copy(memory_space(), data.valid,
-                                                   "ttgnn::minibatch::valid")),
-        test_(Kokkos::create_mirror_view_and_copy(memory_space(), data.test,
-                                                  "ttgnn::minibatch::test")) {
-    Communicator const &comm = o.communicator;
-    if (comm.distributed()) { // GNN + TT cores: one all-reduce per step
-      std::vector<Kokkos::View<Scalar *, memory_space>> dense = model.gradients();
-      for (auto const &g : input.dense_gradients())
-        dense.push_back(g);
-      gradient_sum_ = GradientAllreduce<Scalar, ExecutionSpace>(dense);
-    }
-  }
-
-  /// Training nodes per epoch over the batch size (before max_batches).
-  std::int64_t batches_per_epoch() const {
-    return (num_train() + o_.batch_size - 1) / o_.batch_size;
-  }
-
-  std::int64_t num_batches(int epoch) {
-    shuffle_into(data_.train, o_.seed, static_cast<std::uint64_t>(epoch), order_);
-    if constexpr (std::is_same<memory_space, Kokkos::HostSpace>::value) {
-      order_in_space_ = order_;
-    } else { // read by the sampler, so copied in its instance's order
-      const auto order =
-          grow_entries(order_storage_, "ttgnn::minibatch::order_in_space", num_train());
-      Kokkos::deep_copy(sample_space_, order, order_);
-      order_in_space_ = order;
-    }
-    prepared_ = -1;
-    return o_.max_batches > 0 ? std::min(o_.max_batches, batches_per_epoch()) : batches_per_epoch();
-  }
-
-  /// \brief Samples batch \p b of \p epoch into the workspace batch \p b does not share with
-  /// batch b - 1, on the sampling instance (a stream of its own on a device: called while
-  /// batch b - 1 still trains, it overlaps that step's remaining kernels). batch() then uses it.
-  void prepare(int epoch, std::int64_t b, EpochRecord &rec) {
-    prepared_batch_ = sample_batch(epoch, b, rec);
-    prepared_ = b;
-  }
-
-  batch_type batch(ExecutionSpace const &space, int epoch, std::int64_t b, EpochRecord &rec) {
-    batch_type out;
-    const BatchSlice slice = slice_of(b);
-    out.batch_seeds = slice.batch_seeds;
-    out.seeds = slice.last - slice.first;
-    if (out.seeds == 0) // more ranks than seeds in this batch: contribute nothing, stay in step
-      return out;
-    const sampled_type sampled = prepared_ == b ? prepared_batch_ : sample_batch(epoch, b, rec);
-    prepared_ = -1;
-    prepared_batch_ = {};
-    block_ws_.resize(sampled.blocks.size());
-    for (std::size_t l = 0; l < sampled.blocks.size(); ++l)
-      out.ops.push_back(block_mean_operator<Scalar>(space, sampled.blocks[l], &block_ws_[l]));
-    rec.sampled_edges += sampled.num_edges();
-    const std::int64_t n_in = static_cast<std::int64_t>(sampled.input_nodes().extent(0));
-    const ids_type ids = sampled.input_nodes();
-    rec.input_rows += n_in;
-    out.x = x_ws_.rows("ttgnn::minibatch::x0", n_in, input_.dim());
-    input_.forward(space, ids, out.x);
-    out.x_scratch = true; // this batch's own rows
-    // dropout masks keyed by global node ids: the same whichever rank or position holds a node
-    // (the layer-l nodes are a prefix of the input nodes)
-    for (int l = 0; l < o_.model.num_layers; ++l)
-      out.dropout_keys.push_back(Kokkos::subview(
-          ids,
-          std::make_pair(std::int64_t(0), static_cast<std::int64_t>(sampled.nodes[l].extent(0)))));
-    // the seeds are the first input nodes: their targets become rows 0 .. seeds-1
-    out.targets = gather_targets(space, targets_, ids, out.seeds, &targets_ws_);
-    if (static_cast<std::int64_t>(loss_rows_.extent(0)) < out.seeds) { // 0, 1, ...: grow-only
-      loss_rows_ = Kokkos::View<std::int64_t *, memory_space>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::loss_rows"),
-          o_.batch_size);
-      detail::fill_iota(space, loss_rows_);
-    }
-    out.loss_rows = Kokkos::subview(loss_rows_, std::make_pair(std::int64_t(0), out.seeds));
-    return out;
-  }
-
-  /// The ranks' gradients summed (nothing on one rank).
-  void sum_gradients(ExecutionSpace const &space) {
-    Communicator const &comm = o_.communicator;
-    if (!comm.distributed())
-      return;
-    gradient_sum_.allreduce(space, comm);
-    if (auto const *table = input_.full()) {
-      const auto summed = allreduce_sparse_rows<Scalar>(space, comm, table->sparse_ids(),
-                                                        table->sparse_rows(), input_.options().dim);
-      input_.set_sparse_gradient(summed.ids, summed.rows);
-    }
-  }
-
-  bool evaluates(int epoch) const {
-    return o_.evaluate && (epoch % o_.eval_every == 0 || epoch == o_.epochs);
-  }
-
-  EvalResult evaluate(ExecutionSpace const &space) {
-    // the last batch's lookup plan is not needed again: evaluation runs without it
-    released_input_bytes_ = std::max(released_input_bytes_, input_.release_workspace());
-    model_.set_training(false);
-    const EvalResult r =
-        o_.eval_nodes == EvalNodes::all ? evaluate_all(space) : evaluate_subset(space);
-    model_.set_training(true);
-    return r;
-  }
-
-  std::int64_t allreduce_values() const { return gradient_sum_.size(); }
-
-  /// Logits of every node in evaluation mode (layer-wise full-neighbour inference).
-  matrix_type all_logits(ExecutionSpace const &space) {
-    if (!full_)
-      full_ = std::make_unique<FullGraphMean<ExecutionSpace, std::int32_t>>(
-          FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data_.graph, &graph_));
-    const bool training = model_.training();
-    model_.set_training(false);
-    matrix_type logits =
-        sage_layerwise_inference(space, model_, *full_, input_rows(), o_.eval_chunk, &eval_memory_);
-    model_.set_training(training);
-    return logits;
-  }
-
-  /// Adds the graph (CSR and the evaluation operator) to \p graph.
-  void add_graph_memory(ByteLedger &graph) const {
-    graph.add(data_.graph.row_map).add(data_.graph.entries).add(graph_.row_map).add(graph_.entries);
-    if (full_)
-      graph.add(full_->row_map).add(full_->entries).add(full_->inv_degree);
-  }
-  /// The device copies of the split ids (the host's own on host spaces).
-  void add_node_memory(ByteLedger &nodes) const { nodes.add(train_).add(valid_).add(test_); }
-  /// Bytes of the batches' input rows (a grow-only buffer).
-  std::int64_t input_bytes() const { return view_bytes(x_ws_.storage()); }
-  /// The largest input workspace freed before an evaluation (see MinibatchInput).
-  std::int64_t released_input_bytes() const { return released_input_bytes_; }
-  /// Sampler scratch and the two batch workspaces.
-  std::int64_t sampler_bytes() const {
-    return sampler_.scratch_bytes() + sampler_ws_[0].bytes() + sampler_ws_[1].bytes();
-  }
-  /// Largest evaluation buffers and the evaluation sampler's batches (its per-node scratch is
-  /// the training sampler's, counted in sampler_bytes()).
-  std::int64_t eval_bytes() const {
-    return eval_memory_.node_matrix_bytes + eval_memory_.chunk_buffer_bytes +
-           (eval_sampler_ ? eval_sampler_->peak_batch_bytes() : 0);
-  }
-
-private:
-  using sampled_type = SampledBatch<memory_space>;
-
-  std::int64_t num_train() const { return static_cast<std::int64_t>(data_.train.extent(0)); }
-
-  /// The instance sampling runs on: a new one on a device (its own stream), the training
-  /// space itself on the host (whose threads the training uses too).
-  static ExecutionSpace sampling_instance(ExecutionSpace const &space) {
-    if constexpr (Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible)
-      return space;
-    else
-      return Kokkos::Experimental::partition_space(space, 1)[0];
-  }
-
-  /// This rank's contiguous slice [first, last) of the shuffled order in batch b (the whole
-  /// batch on one rank), and the batch's size over all ranks.
-  struct BatchSlice {
-    std::int64_t first = 0, last = 0, batch_seeds = 0;
-  };
-  BatchSlice slice_of(std::int64_t b) const {
-    const std::int64_t num_ranks = o_.communicator.size(), rank = o_.communicator.rank();
-    const std::int64_t batch_first = b * o_.batch_size;
-    BatchSlice s;
-    s.batch_seeds = std::min(num_train(), batch_first + o_.batch_size) - batch_first;
-    s.first = batch_first + s.batch_seeds * rank / num_ranks;
-    s.last = batch_first + s.batch_seeds * (rank + 1) / num_ranks;
-    return s;
-  }
-
-  /// The blocks of this rank's slice of batch \p b, sampled on the sampling instance into the
-  /// workspace of b's parity (batch b - 1's arrays stay intact while it trains); an empty batch
-  /// for an empty slice.
-  sampled_type sample_batch(int epoch, std::int64_t b, EpochRecord &rec) {
-    const BatchSlice slice = slice_of(b);
-    if (slice.last == slice.first)
-      return {};
-    const auto t_sample = std::chrono::steady_clock::now();
-    SamplerWorkspace<memory_space> &ws = sampler_ws_[b % 2];
-    const sampled_type sampled = sampler_.sample(
-        sample_space_, Kokkos::subview(order_in_space_, std::make_pair(slice.first, slice.last)),
-        static_cast<std::uint64_t>(epoch), static_cast<std::uint64_t>(b), &ws);
-    // The other workspace grows now, as one workspace would have. It may hold batch b - 1,
-    // still training: its arrays stay alive, held by the model's operators and the input's ids.
-    sampler_ws_[1 - b % 2].reserve_like(ws);
-    rec.sample_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sample).count();
-    return sampled;
-  }
-
-  /// The input rows of \p ids (evaluation asks per chunk / batch).
-  auto input_rows() {
-    return [this](ExecutionSpace const &s, ids_type const &ids, matrix_type const &out) {
-      input_.forward(s, ids, out);
-    };
-  }
-
-  /// Layer-wise full-neighbour inference over every node.
-  EvalResult evaluate_all(ExecutionSpace const &space) {
-    const matrix_type logits = all_logits(space);
-    const std::vector<double> scores =
-        node_scores(space, logits, targets_, {train_, valid_, test_});
-    EvalResult r{scores[0], scores[1], scores[2], -1};
-    NodeLoss<Scalar, ExecutionSpace> eval_loss;
-    r.valid_loss = eval_loss.forward(space, logits, targets_, valid_);
-    return r;
-  }
-
-  /// The valid nodes (unless test only), then the test nodes, from their L-hop neighbourhoods.
-  EvalResult evaluate_subset(ExecutionSpace const &space) {
-    if (!eval_sampler_)
-      eval_sampler_ = std::make_unique<sampler_type>(sampler_.with_fanouts(
-          o_.eval_fanouts.empty() ? std::vector<std::int64_t>(o_.model.num_layers, -1)
-                                  : o_.eval_fanouts));
-    const bool with_valid = o_.eval_nodes == EvalNodes::valid_test;
-    const std::int64_t nv = with_valid ? static_cast<std::int64_t>(data_.valid.extent(0)) : 0;
-    const std::int64_t nt = static_cast<std::int64_t>(data_.test.extent(0));
-    HostIds nodes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval"),
-                  nv + nt);
-    for (std::int64_t i = 0; i < nv; ++i)
-      nodes(i) = data_.valid(i);
-    for (std::int64_t i = 0; i < nt; ++i)
-      nodes(nv + i) = data_.test(i);
-    const auto nodes_d =
-        Kokkos::create_mirror_view_and_copy(memory_space(), nodes, "ttgnn::minibatch::eval_nodes");
-    SubsetInferenceMemory sm;
-    const matrix_type logits = sage_subset_inference(
-        space, model_, *eval_sampler_, input_rows(), nodes_d,
-        o_.eval_batch_size > 0 ? o_.eval_batch_size : o_.batch_size, kEvalStream, &sm);
-    // the model's buffers are resized in place: the part the training peak (activations_mb)
-    // already counts is not counted twice
-    const std::int64_t shared = std::min(sm.max_model_bytes, model_.peak_workspace_bytes());
-    eval_memory_.chunk_buffer_bytes =
-        std::max(eval_memory_.chunk_buffer_bytes, sm.max_batch_bytes - shared);
-    eval_memory_.max_input_rows = std::max(eval_memory_.max_input_rows, sm.max_input_rows);
-    eval_memory_.node_matrix_bytes = std::max<std::int64_t>(
-        eval_memory_.node_matrix_bytes, static_cast<std::int64_t>(logits.span() * sizeof(Scalar)));
-    const NodeTargets<ExecutionSpace> local_targets =
-        gather_targets(space, targets_, nodes_d, nv + nt);
-    Kokkos::View<std::int64_t *, memory_space> local(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval_local"), nv + nt);
-    detail::fill_iota(space, local);
-    const ids_type local_valid = Kokkos::subview(local, std::make_pair(std::int64_t(0), nv));
-    const ids_type local_test = Kokkos::subview(local, std::make_pair(nv, nv + nt));
-    const std::vector<double> scores =
-        node_scores(space, logits, local_targets, {local_valid, local_test});
-    EvalResult r;
-    r.test_acc = scores[1];
-    if (with_valid) {
-      r.valid_acc = scores[0];
-      NodeLoss<Scalar, ExecutionSpace> eval_loss;
-      r.valid_loss = eval_loss.forward(space, logits, local_targets, local_valid);
-    }
-    return r;
-  }
-
-  Dataset<std::int32_t> const &data_;
-  MinibatchTrainOptions const &o_;
-  model_type &model_;
-  input_type &input_;
-  NodeTargets<ExecutionSpace> targets_;
-  ExecutionSpace sample_space_;
-  CsrGraph<std::int32_t, memory_space> graph_; // the dataset's graph in the space's memory
-  sampler_type sampler_;
-  ids_type train_, valid_, test_;
-  HostIds order_;                                            // this epoch's shuffled training nodes
-  Kokkos::View<std::int64_t *, memory_space> order_storage_; // their device copy (grow-only)
-  Kokkos::View<const std::int64_t *, memory_space> order_in_space_;
-  std::int64_t prepared_ = -1; // the batch in prepared_batch_ (-1: none)
-  sampled_type prepared_batch_;
-  GradientAllreduce<Scalar, ExecutionSpace> gradient_sum_;
-  std::unique_ptr<FullGraphMean<ExecutionSpace, std::int32_t>> full_;
-  std::unique_ptr<sampler_type> eval_sampler_; // subset evaluation
-  LayerwiseMemory eval_memory_;                // largest evaluation buffers
-  std::int64_t released_input_bytes_ = 0;
-  // grow-only batch buffers: sampled blocks, their operators, input rows, device ids, targets,
-  // loss rows 0 .. seeds-1 (a batch's arrays live until the next batch)
-  SamplerWorkspace<memory_space> sampler_ws_[2]; // by batch parity
-  std::vector<BlockOperatorWorkspace<Scalar, memory_space>> block_ws_;
-  GrowingMatrix<matrix_type> x_ws_;
-  Kokkos::View<std::int64_t *, memory_space> loss_rows_;
-  TargetsWorkspace<ExecutionSpace> targets_ws_;
-};
-
-/// The device copy of the dataset's targets: multilabels when it has them, else labels.
-template <class ExecutionSpace>
-NodeTargets<ExecutionSpace> device_targets(Dataset<std::int32_t> const &data, NodeMetric metric) {
-  using memory_space = typename ExecutionSpace::memory_space;
-  if (data.is_multilabel())
-    return NodeTargets<ExecutionSpace>(
-        Kokkos::create_mirror_view_and_copy(memory_space(), data.multilabels,
-                                            "ttgnn::minibatch::multilabels"),
-        metric);
-  NodeTargets<ExecutionSpace> out(
-      Kokkos::create_mirror_view_and_copy(memory_space(), data.labels, "ttgnn::minibatch::labels"));
-  out.metric = metric; // accuracy, or ROC-AUC of a binary task
-  return out;
-}
 
 /// Everything later epochs depend on (see the header); the shuffle and the sampled blocks
 /// are functions of (seed, epoch, batch) and need no state.
@@ -439,7 +98,7 @@ std::string minibatch_fingerprint(Dataset<std::int32_t> const &data, MinibatchTr
   std::string fanouts;
   for (auto k : o.fanouts)
     fanouts += (fanouts.empty() ? "" : ",") + std::to_string(k);
-  return training_fingerprint(model, to_string(o.input.kind) + " tt=" + input.shape_string(),
+  return training_fingerprint(model, to_string(o.input) + " tt=" + input.shape_string(),
                               input.parameters(), o.optimizer) +
          " batch=" + std::to_string(o.batch_size) +
          " max_batches=" + std::to_string(o.max_batches) + " fanouts=" + fanouts +
@@ -447,28 +106,6 @@ std::string minibatch_fingerprint(Dataset<std::int32_t> const &data, MinibatchTr
          " nodes=" + std::to_string(data.num_nodes()) + "/" + std::to_string(data.train.extent(0)) +
          "/" + std::to_string(data.valid.extent(0)) + "/" + std::to_string(data.test.extent(0)) +
          (o.fingerprint.empty() ? "" : " | " + o.fingerprint);
-}
-
-/// The selected model's predictions and embedding rows, where the options ask for them.
-template <class ExecutionSpace, class Input>
-void write_minibatch_outputs(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
-                             MinibatchTrainOptions const &o,
-                             SampledBlockSource<ExecutionSpace> &source, Input &input) {
-  using Scalar = typename SampledBlockSource<ExecutionSpace>::Scalar;
-  Communicator const &comm = o.communicator;
-  const auto order = o.output_order; // empty: the identity (models/embedding/embedding_export.hpp)
-  if (!o.predictions_path.empty()) {
-    const auto logits = source.all_logits(space); // every rank: the inference is collective-free
-    if (comm.rank() == 0)
-      write_matrix_npy(o.predictions_path, logits, order);
-  }
-  if (!o.embeddings_path.empty() && comm.rank() == 0)
-    write_node_rows_npy<Scalar>(
-        space, o.embeddings_path, order, data.num_nodes(), input.options().dim,
-        [&input](ExecutionSpace const &s, auto const &ids, auto const &out) {
-          input.lookup_embedding(s, ids, out);
-        },
-        o.eval_chunk > 0 ? o.eval_chunk : layerwise_default_chunk);
 }
 
 /// Communication totals before the run, for the per-step figures.
@@ -571,56 +208,144 @@ MemoryPlan plan_memory(GnnModel<float, ExecutionSpace, std::int32_t> &model,
 
 } // namespace minibatch_detail
 
+template <class ExecutionSpace> struct MinibatchTrainer<ExecutionSpace>::Impl {
+  using source_type = minibatch_detail::SampledBlockSource<ExecutionSpace>;
+  using loop_type = TrainingLoop<Scalar, ExecutionSpace, std::int32_t, input_type>;
+
+  Impl(ExecutionSpace const &space, Dataset<std::int32_t> const &data, model_type &model,
+       input_type &input, targets_type targets, MinibatchTrainOptions options)
+      : space(space), data(data), o(checked(data, model, input, std::move(options))), model(model),
+        input(input), targets(targets), source(space, data, o, model, input, targets),
+        loop(space, model, input, o,
+             o.eval_nodes == EvalNodes::test ? Selection::every : Selection::valid,
+             CheckpointIdentity{
+                 "ttgnn-minibatch-trainer", "mini-batch trainer",
+                 minibatch_detail::minibatch_fingerprint(data, o, model, input, targets.metric)},
+             o.communicator),
+        comm_start{o.communicator.bytes(), o.communicator.seconds()} {
+    input.set_optimizer(space, embedding_optimizer_options(o), o.optimizer);
+  }
+
+  /// The options with the model's own stack, checked against the data and the objects.
+  static MinibatchTrainOptions checked(Dataset<std::int32_t> const &data, model_type const &model,
+                                       input_type const &input, MinibatchTrainOptions o) {
+    if (model.config().kind != GnnKind::sage)
+      throw ConfigError("mini-batch training trains GraphSAGE (a sage model)");
+    if (input.dim() != model.config().in_features)
+      throw ConfigError("mini-batch training: the input gives " + std::to_string(input.dim()) +
+                        " columns, the model expects " +
+                        std::to_string(model.config().in_features));
+    if (input.kind() != o.input)
+      throw ConfigError("mini-batch training: the input is '" + to_string(input.kind()) +
+                        "', the options say '" + to_string(o.input) + "'");
+    o.model = model.config();
+    check_options(data, o);
+    return o;
+  }
+
+  ExecutionSpace space;
+  Dataset<std::int32_t> const &data;
+  MinibatchTrainOptions o;
+  model_type &model;
+  input_type &input;
+  targets_type targets;
+  source_type source;
+  loop_type loop;
+  minibatch_detail::CommStart comm_start;
+  MemoryPlan memory_plan;
+};
+
+template <class ExecutionSpace>
+MinibatchTrainer<ExecutionSpace>::MinibatchTrainer(ExecutionSpace const &space,
+                                                   Dataset<std::int32_t> const &data,
+                                                   model_type &model, input_type &input,
+                                                   targets_type targets,
+                                                   MinibatchTrainOptions options)
+    : impl_(std::make_unique<Impl>(space, data, model, input, targets, std::move(options))) {}
+
+template <class ExecutionSpace> MinibatchTrainer<ExecutionSpace>::~MinibatchTrainer() = default;
+
+template <class ExecutionSpace>
+MinibatchTrainOptions const &MinibatchTrainer<ExecutionSpace>::options() const {
+  return impl_->o;
+}
+
+template <class ExecutionSpace> MemoryPlan MinibatchTrainer<ExecutionSpace>::plan_memory() {
+  Impl &m = *impl_;
+  if (m.o.memory_budget > 0)
+    m.memory_plan = minibatch_detail::plan_memory(m.model, m.input, m.data, m.o);
+  return m.memory_plan;
+}
+
+template <class ExecutionSpace> TrainResult MinibatchTrainer<ExecutionSpace>::train() {
+  Impl &m = *impl_;
+  std::optional<AllocationTracker> allocations; // what training allocates, under a budget
+  if (m.o.memory_budget > 0)
+    allocations.emplace();
+  TrainResult r = m.loop.run(m.source);
+  if (allocations) {
+    m.memory_plan.recompute_s = m.model.recompute_seconds();
+    m.memory_plan.training_allocations_mb = double(allocations->peak_bytes()) / 1048576.0;
+  }
+  return r;
+}
+
+template <class ExecutionSpace>
+TrainResult MinibatchTrainer<ExecutionSpace>::evaluate_checkpoint(std::string const &path) {
+  return impl_->loop.evaluate_checkpoint(impl_->source, path);
+}
+
+template <class ExecutionSpace>
+typename MinibatchTrainer<ExecutionSpace>::matrix_type MinibatchTrainer<ExecutionSpace>::predict() {
+  return impl_->source.all_logits(impl_->space);
+}
+
+template <class ExecutionSpace>
+MinibatchResult MinibatchTrainer<ExecutionSpace>::report(TrainResult const &r) const {
+  Impl const &m = *impl_;
+  MinibatchResult result;
+  static_cast<TrainResult &>(result) = r;
+  result.memory_plan = m.memory_plan;
+  minibatch_detail::record_run_figures(result, m.o.communicator, m.comm_start, m.targets.metric,
+                                       m.model, m.input, m.source, m.loop);
+  minibatch_detail::record_run_memory(result, m.data, m.targets, m.model, m.input, m.source,
+                                      m.loop);
+  return result;
+}
+
 template <class ExecutionSpace>
 MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
                                 MinibatchTrainOptions const &o,
                                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows,
                                 std::int64_t num_rows) {
   using Scalar = float;
-  using input_type = MinibatchInput<Scalar, ExecutionSpace>;
-  namespace md = minibatch_detail;
   check_options(data, o);
-  const AdamOptions embedding_optimizer = embedding_optimizer_options(o);
   // the input's initialisation (tables, spectral init) and the model's: ends once both exist
   std::optional<Kokkos::Profiling::ScopedRegion> init_region(std::in_place,
                                                              "ttgnn::minibatch::init");
-  input_type input(space, data, o.input, embedding_optimizer, rows, num_rows);
+  EmbeddingConfig spec = o.embedding;
+  spec.tt_rank = resolved_tt_rank(spec, data.num_nodes(), data.train.extent(0));
+  MinibatchInput<Scalar, ExecutionSpace> input(space, data, o.input, spec, o.seed, rows, num_rows);
   GnnModel<Scalar, ExecutionSpace, std::int32_t> model(sage_config(o, data, input.dim()));
   init_region.reset();
-
-  const NodeMetric metric =
-      o.metric.empty() ? dataset_metric(data.eval_metric, data.is_multilabel(), data.num_classes)
-                       : resolve_metric(o.metric, data.is_multilabel(), data.num_classes);
-  const NodeTargets<ExecutionSpace> targets = md::device_targets<ExecutionSpace>(data, metric);
-  md::SampledBlockSource<ExecutionSpace> source(space, data, o, model, input, targets);
-  TrainingLoop<Scalar, ExecutionSpace, std::int32_t, input_type> loop(
-      space, model, input, o, o.eval_nodes == EvalNodes::test ? Selection::every : Selection::valid,
-      CheckpointIdentity{"ttgnn-minibatch-trainer", "mini-batch trainer",
-                         md::minibatch_fingerprint(data, o, model, input, metric)},
-      o.communicator);
-
-  Communicator const &comm = o.communicator;
-  const md::CommStart comm_start{comm.bytes(), comm.seconds()};
-  MinibatchResult result;
-  std::optional<AllocationTracker> allocations; // what training allocates, under a budget
-  if (o.memory_budget > 0 && !o.evaluate_only) {
-    result.memory_plan = md::plan_memory(model, input, data, o);
-    allocations.emplace();
-  }
-  static_cast<TrainResult &>(result) =
-      o.evaluate_only ? loop.evaluate_checkpoint(source, o.checkpoint_path) : loop.run(source);
-  if (allocations) {
-    result.memory_plan.recompute_s = model.recompute_seconds();
-    result.memory_plan.training_allocations_mb = double(allocations->peak_bytes()) / 1048576.0;
-    allocations.reset();
-  }
-  md::write_minibatch_outputs(space, data, o, source, input);
-  md::record_run_figures(result, comm, comm_start, metric, model, input, source, loop);
-  md::record_run_memory(result, data, targets, model, input, source, loop);
-  return result;
+  const auto targets = device_targets<ExecutionSpace>(data, choose_metric(o.metric, data));
+  MinibatchTrainer<ExecutionSpace> trainer(space, data, model, input, targets, o);
+  if (!o.evaluate_only)
+    trainer.plan_memory();
+  const TrainResult r =
+      o.evaluate_only ? trainer.evaluate_checkpoint(o.checkpoint_path) : trainer.train();
+  if (o.communicator.rank() == 0)
+    write_node_outputs(
+        space, o.predictions_path, o.embeddings_path, o.output_order, input,
+        [&trainer] { return trainer.predict(); },
+        o.eval_chunk > 0 ? o.eval_chunk : layerwise_default_chunk);
+  else if (!o.predictions_path.empty())
+    trainer.predict(); // every rank runs the (collective-free) inference, as rank 0
+  return trainer.report(r);
 }
 
 #define TTGNN_INSTANTIATE_MINIBATCH(SPACE)                                                         \
+  template class MinibatchTrainer<SPACE>;                                                          \
   template MinibatchResult train_minibatch<SPACE>(                                                 \
       SPACE const &, Dataset<std::int32_t> const &, MinibatchTrainOptions const &,                 \
       Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, std::int64_t);

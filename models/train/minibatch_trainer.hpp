@@ -42,8 +42,11 @@
 #include "core/runtime/peak_memory.hpp" // peak_rss_mb, reported in MinibatchResult
 #include "graph/dataset.hpp"
 #include "models/gnn_config.hpp"
+#include "models/gnn_model.hpp"
 #include "models/memory/memory_plan.hpp"
 #include "models/embedding/minibatch_input.hpp"
+#include "models/loss/node_metric.hpp"
+#include "models/loss/node_targets.hpp"
 #include "models/train/eval_nodes.hpp"
 #include "models/train/train_options.hpp"
 
@@ -51,6 +54,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,7 +75,11 @@ struct MinibatchTrainOptions : TrainOptions {
   /// ReLU), input_dropout, batch_norm, residual. Its kind, in_features, out_features and seed are
   /// set by train_minibatch (sage, the input's width, the classes, `seed`).
   GnnConfig model = default_model();
-  MinibatchInputOptions input; ///< feat / emb / tt / feat+tt and the embedding's shape and init
+  InputKind input = InputKind::features; ///< feat, emb, tt or feat+tt
+  /// The embedding table of emb / tt / feat+tt (width, TT shape, initialisation, backward
+  /// mode); its learning rate and weight decay are TrainOptions' embedding_lr and
+  /// embedding_weight_decay. tt_rank 0 is resolved_tt_rank's default for the split.
+  EmbeddingConfig embedding;
   // Sampling.
   std::vector<std::int64_t> fanouts{5, 10, 15}; ///< input layer first (DGL order)
   std::int64_t batch_size = 1000;
@@ -96,10 +105,10 @@ struct MinibatchTrainOptions : TrainOptions {
   /// Called once before training with the memory plan's lines (under memory_budget).
   std::function<void(std::string const &)> log_plan;
   std::uint64_t seed = 0; ///< shuffles, sampled blocks, weights and dropout masks
-  /// Metric of evaluation and selection: "" (the dataset's eval_metric when it fits, else
-  /// accuracy, or ROC-AUC for multi-label targets: dataset_metric), acc, rocauc, f1_micro,
-  /// f1_macro (models/loss/classification_metrics.hpp).
-  std::string metric;
+  /// Metric of evaluation and selection: empty (the dataset's eval_metric when it fits, else
+  /// accuracy, or ROC-AUC for multi-label targets: dataset_metric), or one that fits the
+  /// targets (resolve_metric, models/loss/node_metric.hpp).
+  std::optional<NodeMetric> metric;
   /// No training: load checkpoint_path, restore its selected parameters, evaluate them once
   /// (the history is the checkpoint's) and write the outputs below.
   bool evaluate_only = false;
@@ -149,7 +158,57 @@ struct MinibatchResult : TrainResult {
   std::int64_t allreduce_values = 0; ///< dense gradient values summed per step
 };
 
-/// \brief Trains GraphSAGE on \p data with neighbour sampling; see the file comment.
+/// \brief Mini-batch training of built objects, as FullBatchTrainer: a GraphSAGE model and a
+/// MinibatchInput trained in place on the graph and split of \p data, scored against given
+/// targets. The batch source (sampled_block_source.hpp) and the training loop live inside.
+template <class ExecutionSpace> class MinibatchTrainer {
+public:
+  using Scalar = float;
+  using model_type = GnnModel<Scalar, ExecutionSpace, std::int32_t>;
+  using input_type = MinibatchInput<Scalar, ExecutionSpace>;
+  using targets_type = NodeTargets<ExecutionSpace>;
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+
+  /// \param data the graph the batches are sampled from and the split (kept by reference, as
+  /// \p model and \p input: they must outlive the trainer)
+  /// \param model a GraphSAGE stack with one fan-out per layer (options.model is replaced by
+  /// its config)
+  /// \param input its first-layer rows; its optimizer is (re)set from \p options
+  /// (embedding_lr, embedding_weight_decay, optimizer)
+  /// \param targets of every node (device_targets), with the metric of evaluation and selection
+  /// Throws ConfigError for inconsistent options (fan-outs vs layers, empty split ...).
+  MinibatchTrainer(ExecutionSpace const &space, Dataset<std::int32_t> const &data,
+                   model_type &model, input_type &input, targets_type targets,
+                   MinibatchTrainOptions options);
+  ~MinibatchTrainer();
+  MinibatchTrainer(MinibatchTrainer const &) = delete;
+  MinibatchTrainer &operator=(MinibatchTrainer const &) = delete;
+
+  MinibatchTrainOptions const &options() const;
+  /// \brief Under options.memory_budget: sets the model's activation budget for every batch
+  /// (what is resident now and a bound on any batch's blocks leave) and returns the plan;
+  /// ConfigError when no schedule fits. Nothing without a budget.
+  MemoryPlan plan_memory();
+  /// \brief Trains (resuming first when asked and a checkpoint exists), then restores the
+  /// selected parameters. Returns the history and the selected epoch's scores.
+  TrainResult train();
+  /// \brief No training: the selected parameters of checkpoint \p path evaluated once (the
+  /// history is the checkpoint's); they stay in the model.
+  TrainResult evaluate_checkpoint(std::string const &path);
+  /// \brief Logits of every node in evaluation mode (layer-wise full-neighbour inference).
+  matrix_type predict();
+  /// \brief \p r with what the run measured: sizes, batch times, memory by part, the memory
+  /// plan, communication per step.
+  MinibatchResult report(TrainResult const &r) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// \brief Builds the input (options.input, options.embedding, \p rows), the GraphSAGE model
+/// (options.model) and the targets, trains them with MinibatchTrainer, and writes
+/// options.predictions_path / embeddings_path; see the file comment.
 /// \param data dataset with a split (train/valid/test non-empty; labels of those nodes set)
 /// \param rows optional node -> embedding row map (ordering with holes), \param num_rows its range
 /// Progress: options.on_epoch after every epoch.

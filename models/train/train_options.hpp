@@ -5,6 +5,7 @@
 /// MinibatchTrainOptions), the per-epoch record and the outcome of a training run.
 
 #include "core/error.hpp"
+#include "core/optim/optimizer_kind.hpp"
 #include "models/train/lr_schedule.hpp"
 
 #include <algorithm>
@@ -14,19 +15,6 @@
 #include <vector>
 
 namespace ttgnn {
-
-/// Optimizer of the trainers.
-enum class OptimizerKind { adam, adamw };
-inline std::string to_string(OptimizerKind k) {
-  return k == OptimizerKind::adam ? "adam" : "adamw";
-}
-inline OptimizerKind parse_optimizer_kind(std::string const &name) {
-  if (name == "adam")
-    return OptimizerKind::adam;
-  if (name == "adamw")
-    return OptimizerKind::adamw;
-  throw ConfigError("unknown optimizer '" + name + "': expected adam or adamw");
-}
 
 /// \brief One epoch of training (full batch: one step; mini-batch: every batch of the epoch).
 struct EpochRecord {

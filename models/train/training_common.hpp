@@ -5,10 +5,10 @@
 /// (Adam/AdamW whose step count can be restored from a checkpoint), finiteness checks and
 /// helpers that save/restore lists of flat Views in a Checkpoint.
 
-#include "core/optim/adam.hpp"
+#include "core/optim/trainer_adam.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
-#include "models/train/checkpoint.hpp"
+#include "core/io/checkpoint.hpp"
 #include "models/train/lr_schedule.hpp"
 #include "models/train/train_options.hpp"
 
@@ -24,35 +24,6 @@
 
 namespace ttgnn {
 
-/// \brief Adam / AdamW whose step count can be restored (resume from a checkpoint).
-template <class Scalar, class ExecutionSpace>
-class TrainerAdam : public Adam<Scalar, ExecutionSpace> {
-public:
-  using typename Adam<Scalar, ExecutionSpace>::view_type;
-  TrainerAdam(ExecutionSpace const &space, std::vector<view_type> params,
-              std::vector<view_type> grads, AdamOptions const &options, OptimizerKind kind)
-      : Adam<Scalar, ExecutionSpace>(space, std::move(params), std::move(grads), options,
-                                     kind == OptimizerKind::adamw,
-                                     kind == OptimizerKind::adamw ? "adamw" : "adam") {}
-  void set_step_count(std::int64_t steps) { this->steps_ = steps; }
-
-  /// Saves moments and the step count under "<prefix>.".
-  void save(Checkpoint &ck, std::string const &prefix) const {
-    for (std::size_t i = 0; i < this->exp_avg().size(); ++i) {
-      ck.put_view(prefix + ".m." + std::to_string(i), this->exp_avg()[i]);
-      ck.put_view(prefix + ".v." + std::to_string(i), this->exp_avg_sq()[i]);
-    }
-    ck.put(prefix + ".steps", std::vector<std::int64_t>{this->step_count()});
-  }
-  void load(Checkpoint const &ck, std::string const &prefix) {
-    for (std::size_t i = 0; i < this->exp_avg().size(); ++i) {
-      ck.get_view(prefix + ".m." + std::to_string(i), this->exp_avg()[i]);
-      ck.get_view(prefix + ".v." + std::to_string(i), this->exp_avg_sq()[i]);
-    }
-    set_step_count(ck.get_i64(prefix + ".steps").at(0));
-  }
-};
-
 /// \brief True when every entry of every View is finite.
 template <class ExecutionSpace, class View>
 bool all_finite(ExecutionSpace const &space, std::vector<View> const &views) {
@@ -67,19 +38,6 @@ bool all_finite(ExecutionSpace const &space, std::vector<View> const &views) {
       return false;
   }
   return true;
-}
-
-/// \brief Stores views[i] as "<prefix>.<i>".
-template <class View>
-void save_views(Checkpoint &ck, std::string const &prefix, std::vector<View> const &views) {
-  for (std::size_t i = 0; i < views.size(); ++i)
-    ck.put_view(prefix + "." + std::to_string(i), views[i]);
-}
-/// \brief Restores views[i] from "<prefix>.<i>" (extents must match).
-template <class View>
-void load_views(Checkpoint const &ck, std::string const &prefix, std::vector<View> const &views) {
-  for (std::size_t i = 0; i < views.size(); ++i)
-    ck.get_view(prefix + "." + std::to_string(i), views[i]);
 }
 
 /// \brief Device copies of a list of Views (a parameter snapshot), allocated on first use.

@@ -44,7 +44,7 @@
 #include "core/runtime/byte_ledger.hpp"
 #include "core/runtime/communicator.hpp"
 #include "core/error.hpp"
-#include "models/train/checkpoint.hpp"
+#include "core/io/checkpoint.hpp"
 #include "models/gnn_model.hpp"
 #include "models/layers/graph_operator.hpp"
 #include "models/loss/node_targets.hpp"

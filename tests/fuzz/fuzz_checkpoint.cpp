@@ -4,7 +4,7 @@
 #include "fuzz_common.hpp"
 
 #include "core/io/checksum.hpp"
-#include "models/train/checkpoint.hpp"
+#include "core/io/checkpoint.hpp"
 
 #include <cstring>
 #include <vector>

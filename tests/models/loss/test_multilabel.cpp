@@ -155,16 +155,16 @@ TEST_CASE("mini-batch GraphSAGE on a generated multi-label graph: F1 and ROC-AUC
   o.epochs = 12;
   o.lr = 0.01;
   o.model.dropout = 0.1;
-  o.input.kind = ttgnn::InputKind::embedding;
-  o.input.dim = 16;
-  o.input.init_std = 0.1;
+  o.input = ttgnn::InputKind::embedding;
+  o.embedding.dim = 16;
+  o.embedding.init_std = 0.1;
   o.embedding_lr = 0.05;
   o.seed = 2;
   const auto auc = ttgnn::train_minibatch(Space(), d, o);
   MESSAGE("mini-batch: test ROC-AUC " << auc.test_acc << " at epoch " << auc.best_epoch);
   CHECK(auc.metric == "rocauc");
   CHECK(auc.test_acc > 0.75);
-  o.metric = "f1_micro";
+  o.metric = ttgnn::NodeMetric::f1_micro;
   const auto f1 = ttgnn::train_minibatch(Space(), d, o);
   MESSAGE("mini-batch: test micro-F1 " << f1.test_acc);
   CHECK(f1.metric == "f1_micro");
@@ -172,7 +172,7 @@ TEST_CASE("mini-batch GraphSAGE on a generated multi-label graph: F1 and ROC-AUC
   // positive rate, about 0.67; a model that learned the communities is far above that.
   CHECK(f1.test_acc > 0.75);
   CHECK(auc.median_eval_seconds() > 0);
-  o.metric = "acc";
+  o.metric = ttgnn::NodeMetric::accuracy;
   CHECK_THROWS_AS(ttgnn::train_minibatch(Space(), d, o), ttgnn::ConfigError);
 }
 

@@ -9,7 +9,7 @@
 #include "graph/io/npy_reader.hpp"
 #include "graph/io/ogb_loader.hpp"
 #include "graph/order/ordering.hpp"
-#include "models/train/checkpoint.hpp"
+#include "core/io/checkpoint.hpp"
 #include "models/embedding/embedding_export.hpp"
 #include "models/train/full_batch_trainer.hpp"
 #include "models/layers/gcn_norm.hpp"

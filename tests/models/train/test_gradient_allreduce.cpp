@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "core/runtime/mpi_session.hpp"
 #include "graph/synth/sbm_dataset.hpp"
-#include "models/train/checkpoint.hpp"
+#include "core/io/checkpoint.hpp"
 #include "models/train/gradient_allreduce.hpp"
 #include "models/train/minibatch_trainer.hpp"
 
@@ -55,12 +55,11 @@ ttgnn::MinibatchTrainOptions base_options(ttgnn::InputKind kind) {
   o.model.dropout = 0.3;
   o.model.input_dropout = 0.2; // dropout on every layer: the masks are keyed by node id
   o.seed = 5;
-  o.input.kind = kind;
-  o.input.dim = 16;
-  o.input.tt_rank = 4;
+  o.input = kind;
+  o.embedding.dim = 16;
+  o.embedding.tt_rank = 4;
   o.embedding_lr = 0.02;
-  o.input.init_std = 0.1;
-  o.input.seed = 5;
+  o.embedding.init_std = 0.1;
   return o;
 }
 

@@ -315,13 +315,11 @@ template <class ExecutionSpace> void check_layerwise_without_table() {
   for (std::int64_t v = 0; v < n; ++v)
     max_degree = std::max(max_degree, data.graph.row_map(v + 1) - data.graph.row_map(v));
   // TT rows of width 40, wider than the model (6): an N x 40 input matrix would dominate.
-  ttgnn::MinibatchInputOptions io;
-  io.kind = ttgnn::InputKind::tt;
-  io.dim = 40;
-  io.tt_rank = 3;
-  io.init = "gaussian";
-  io.seed = 5;
-  ttgnn::MinibatchInput<double, ExecutionSpace> input(space, data, io);
+  ttgnn::EmbeddingConfig spec;
+  spec.dim = 40;
+  spec.tt_rank = 3;
+  spec.init = ttgnn::InitMethod::gaussian;
+  ttgnn::MinibatchInput<double, ExecutionSpace> input(space, data, ttgnn::InputKind::tt, spec, 5);
   using Mem = typename ExecutionSpace::memory_space;
   Kokkos::View<std::int64_t *, Mem> all("all", n);
   Kokkos::parallel_for(
@@ -392,13 +390,11 @@ template <class ExecutionSpace> void check_subset_inference() {
   std::int64_t max_degree = 0;
   for (std::int64_t v = 0; v < n; ++v)
     max_degree = std::max(max_degree, data.graph.row_map(v + 1) - data.graph.row_map(v));
-  ttgnn::MinibatchInputOptions io;
-  io.kind = ttgnn::InputKind::tt;
-  io.dim = 12;
-  io.tt_rank = 3;
-  io.init = "gaussian";
-  io.seed = 6;
-  ttgnn::MinibatchInput<double, ExecutionSpace> input(space, data, io);
+  ttgnn::EmbeddingConfig spec;
+  spec.dim = 12;
+  spec.tt_rank = 3;
+  spec.init = ttgnn::InitMethod::gaussian;
+  ttgnn::MinibatchInput<double, ExecutionSpace> input(space, data, ttgnn::InputKind::tt, spec, 6);
   auto model = trained_sage<ExecutionSpace>(data, 12, true);
   auto full = ttgnn::FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data.graph);
   TtRows<ExecutionSpace> rows{&input};
@@ -475,12 +471,13 @@ template <class ExecutionSpace> void check_inputs() {
     hid(i) = pick[i];
   Kokkos::deep_copy(ids, hid);
   // Full table: only the looked-up rows change after a row-sparse Adam step.
-  ttgnn::MinibatchInputOptions o;
-  o.kind = ttgnn::InputKind::embedding;
+  ttgnn::EmbeddingConfig o;
   o.dim = 6;
+  o.tt_rank = 2;
   ttgnn::AdamOptions adam;
   adam.lr = 0.1;
-  Input emb(space, data, o, adam);
+  Input emb(space, data, ttgnn::InputKind::embedding, o, 0);
+  emb.set_optimizer(space, adam, ttgnn::OptimizerKind::adam);
   CHECK(emb.dim() == 6);
   CHECK(emb.num_parameters() == 120 * 6);
   // A real copy (create_mirror_view would alias the table on host spaces).
@@ -507,12 +504,9 @@ template <class ExecutionSpace> void check_inputs() {
         CHECK(after(r, c) == before(r, c));
   }
   // feat+tt: features first, then the TT rows; the TT part gets the last columns' gradient.
-  o.kind = ttgnn::InputKind::features_tt;
   o.dim = 8;
-  o.tt_rank = 2;
-  Input ft(space, data, o);
-  o.kind = ttgnn::InputKind::tt;
-  Input tt(space, data, o); // same seed: same cores
+  Input ft(space, data, ttgnn::InputKind::features_tt, o, 0);
+  Input tt(space, data, ttgnn::InputKind::tt, o, 0); // same seed: same cores
   CHECK(ft.dim() == 13);
   ttgnn::Matrix<double, ExecutionSpace> a("a", 4, 13), b("b", 4, 8);
   ft.forward(space, ids, a);
@@ -557,8 +551,7 @@ template <class ExecutionSpace> void check_inputs() {
   CHECK(ft.release_workspace() == held);
   CHECK(workspace(ft) == 0);
   CHECK(ft.release_workspace() == 0);
-  o.kind = ttgnn::InputKind::features_tt;
-  Input fresh(space, data, o); // same seed: ft's cores (no step was taken)
+  Input fresh(space, data, ttgnn::InputKind::features_tt, o, 0); // ft's cores (no step taken)
   for (Input *in : {&ft, &fresh}) {
     in->zero_grad(space);
     in->forward(space, ids, a);
@@ -584,7 +577,7 @@ template <class ExecutionSpace> void check_training() {
   o.lr = 0.01;
   o.model.dropout = 0.2;
   o.seed = 3;
-  o.input.kind = ttgnn::InputKind::features;
+  o.input = ttgnn::InputKind::features;
   auto r = ttgnn::train_minibatch(space, data, o);
   REQUIRE(r.history.size() == 6u);
   CHECK(r.batches_per_epoch == (360 + 63) / 64);
@@ -612,9 +605,9 @@ template <class ExecutionSpace> void check_training() {
   CHECK(r3.test_acc == r.test_acc);
   // A TT embedding (no features, 20x fewer parameters than the table) learns the homophilous
   // graph too (chance 0.25); only rows of the batches' input nodes are looked up.
-  o.input.kind = ttgnn::InputKind::tt;
-  o.input.dim = 16;
-  o.input.tt_rank = 4;
+  o.input = ttgnn::InputKind::tt;
+  o.embedding.dim = 16;
+  o.embedding.tt_rank = 4;
   o.embedding_lr = 0.02;
   o.epochs = 8;
   auto t = ttgnn::train_minibatch(space, data, o);
@@ -633,7 +626,7 @@ template <class ExecutionSpace> void check_training() {
   CHECK(w.history[0].loss != t.history[0].loss);
   o.schedule = {};
   // Early stopping with patience 1 on a learning rate of 0: no gain after the first evaluation.
-  o.input.kind = ttgnn::InputKind::features;
+  o.input = ttgnn::InputKind::features;
   o.lr = 0;
   o.patience = 1;
   o.max_batches = 1;
@@ -661,9 +654,9 @@ template <class ExecutionSpace> void check_eval_nodes_and_memory() {
   o.epochs = 2;
   o.lr = 0.01;
   o.seed = 8;
-  o.input.kind = ttgnn::InputKind::tt;
-  o.input.dim = 16;
-  o.input.tt_rank = 4;
+  o.input = ttgnn::InputKind::tt;
+  o.embedding.dim = 16;
+  o.embedding.tt_rank = 4;
   o.embedding_lr = 0.02;
   const auto all = ttgnn::train_minibatch(space, data, o);
   // Valid and test nodes from their full 2-hop neighbourhoods: the layer-wise logits of those
@@ -753,10 +746,10 @@ template <class ExecutionSpace> void check_identity_rows() {
   o.lr = 0.01;
   o.model.dropout = 0.1;
   o.seed = 5;
-  o.input.kind = ttgnn::InputKind::tt;
-  o.input.dim = 8;
-  o.input.tt_rank = 3;
-  o.input.init = "gaussian";
+  o.input = ttgnn::InputKind::tt;
+  o.embedding.dim = 8;
+  o.embedding.tt_rank = 3;
+  o.embedding.init = ttgnn::InitMethod::gaussian;
   o.predictions_path = (dir / "implicit_logits.npy").string();
   o.embeddings_path = (dir / "implicit_emb.npy").string();
   const auto implicit = ttgnn::train_minibatch(space, data, o); // rows {}, output_order {}
@@ -811,9 +804,9 @@ template <class ExecutionSpace> void check_steady_state_allocations() {
   o.epochs = 5;
   o.evaluate = false;
   o.seed = 11;
-  o.input.kind = ttgnn::InputKind::tt;
-  o.input.dim = 16;
-  o.input.tt_rank = 4;
+  o.input = ttgnn::InputKind::tt;
+  o.embedding.dim = 16;
+  o.embedding.tt_rank = 4;
   ttgnn::test::EpochAllocations allocations;
   o.on_epoch = allocations.on_epoch();
   const auto r = allocations.record([&] { return ttgnn::train_minibatch(space, data, o); });

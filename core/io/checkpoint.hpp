@@ -1,5 +1,5 @@
-#ifndef TTGNN_MODELS_CHECKPOINT_HPP
-#define TTGNN_MODELS_CHECKPOINT_HPP
+#ifndef TTGNN_CORE_IO_CHECKPOINT_HPP
+#define TTGNN_CORE_IO_CHECKPOINT_HPP
 /// \file checkpoint.hpp
 /// \brief A checkpoint: named arrays (parameters, optimizer moments, counters, RNG state,
 /// history) saved in one binary file and read back bit for bit.
@@ -10,7 +10,7 @@
 ///   uint32 record count
 ///   uint64 payload bytes
 ///   payload                   records: uint32 name length, name, uint8 type, uint64 count, data
-///   uint64 checksum           XXH64 of the payload (graph/io/graph_cache.hpp: checksum64)
+///   uint64 checksum           XXH64 of the payload (core/io/checksum.hpp: checksum64)
 /// save() writes through AtomicFileWriter (temporary file + rename), so an existing
 /// checkpoint is replaced only by a complete one. load() checks magic, version, sizes and the
 /// checksum and throws InputError naming the file and what is wrong.
@@ -102,6 +102,20 @@ private:
   std::map<std::string, Record> index_;
   std::string where_ = "checkpoint";
 };
+
+/// \brief Stores views[i] as "<prefix>.<i>".
+template <class View>
+void save_views(Checkpoint &ck, std::string const &prefix, std::vector<View> const &views) {
+  for (std::size_t i = 0; i < views.size(); ++i)
+    ck.put_view(prefix + "." + std::to_string(i), views[i]);
+}
+
+/// \brief Restores views[i] from "<prefix>.<i>" (extents must match).
+template <class View>
+void load_views(Checkpoint const &ck, std::string const &prefix, std::vector<View> const &views) {
+  for (std::size_t i = 0; i < views.size(); ++i)
+    ck.get_view(prefix + "." + std::to_string(i), views[i]);
+}
 
 } // namespace ttgnn
 

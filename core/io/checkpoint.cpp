@@ -1,6 +1,6 @@
-#include "models/train/checkpoint.hpp"
+#include "core/io/checkpoint.hpp"
 
-#include "graph/io/graph_cache.hpp"
+#include "core/io/checksum.hpp"
 #include "core/io/atomic_file.hpp"
 
 #include <fstream>
