@@ -132,8 +132,9 @@ std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
   check_common(num_rows, dim, old_to_row, n, o);
   const auto t0 = std::chrono::steady_clock::now();
   const std::int64_t c = count_edge_components(graph);
-  const std::int64_t k = std::min<std::int64_t>(n, dim + std::max<std::int64_t>(c, 1) - 1);
-  if (k < dim)
+  const std::int64_t dropped = std::max<std::int64_t>(c, 1) - 1; // other components' vectors
+  const std::int64_t k = std::min<std::int64_t>(n, dim + dropped);
+  if (k - dropped < dim)
     throw ConfigError("spectral init: the graph has " + std::to_string(n) + " nodes and " +
                       std::to_string(c) + " components, too few eigenvectors for dimension " +
                       std::to_string(dim));

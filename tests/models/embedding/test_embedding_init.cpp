@@ -681,6 +681,17 @@ TEST_CASE("embedding init: settings and placements it cannot honour are ConfigEr
   CHECK_THROWS_AS(full_table(3, 2, p4, identity_map(), sp), ConfigError); // node 3, 3 rows
   CHECK_THROWS_AS(full_table(4, 0, p4, identity_map(), sp), ConfigError);
   CHECK_THROWS_AS(spectral(4, 5, p4, identity_map(), sp), ConfigError); // 5 > 4 eigenvectors
+  // Three disjoint edges: 6 eigenvectors, of which the 2 other components' eigenvalue-1 vectors
+  // are dropped, leave 4 columns: d = 4 works (column 0 is u_C = (1, 1)/√2 on {0, 1}), d = 5
+  // is a setting the graph cannot honour (ConfigError, not a library failure).
+  const Graph edges = test::make_graph(6, {{0, 1}, {2, 3}, {4, 5}});
+  const auto four = spectral(6, 4, edges, identity_map(), sp);
+  for (int v = 0; v < 6; ++v)
+    CHECK(std::fabs(four[v * 4] - (v < 2 ? 1 / kR2 : 0.0)) <= kDenseTol);
+  CHECK_THROWS_AS(spectral(6, 5, edges, identity_map(), sp), ConfigError);
+  CHECK_THROWS_AS(full_table(6, 5, edges, identity_map(), sp), ConfigError);
+  CHECK(spectral(6, 5, edges, identity_map(), init_options(InitMethod::spectral, 1, 0.5, false))
+            .size() == 30); // without skipping, 5 of the 6 eigenvectors
   CHECK_THROWS_AS(full_table(4, 5, p4, identity_map(), init_options(InitMethod::orthogonal)),
                   ConfigError); // 5 orthonormal columns in 4 rows
 }
