@@ -35,13 +35,18 @@ using test::Edge;
 
 // ---- The API under test is called only from these helpers (adapt them if it changes). ----
 
-EmbeddingInitOptions init_options(InitMethod method, double init_std = 1.0, double exponent = 0.5,
-                                  bool skip_components = true, std::uint64_t seed = 0) {
-  EmbeddingInitOptions o;
-  o.method = method;
-  o.init_std = init_std;
-  o.spectral_exponent = exponent;
-  o.spectral_skip_components = skip_components;
+/// The table's settings (EmbeddingConfig) and the seed the init functions take.
+struct InitOptions {
+  EmbeddingConfig spec;
+  std::uint64_t seed = 0;
+};
+
+InitOptions init_options(InitMethod method, double init_std = 1.0, double exponent = 0.5,
+                         std::uint64_t seed = 0) {
+  InitOptions o;
+  o.spec.init = method;
+  o.spec.init_std = init_std;
+  o.spec.spectral_exponent = exponent;
   o.seed = seed;
   return o;
 }
@@ -54,18 +59,18 @@ std::int64_t edge_components(CsrGraph<Ordinal, Kokkos::HostSpace> const &g) {
 template <class Ordinal>
 std::vector<double> spectral(std::int64_t num_rows, std::int64_t dim,
                              CsrGraph<Ordinal, Kokkos::HostSpace> const &g, RowMap rows,
-                             EmbeddingInitOptions const &o, EmbeddingInitInfo *info = nullptr) {
-  return spectral_rows(num_rows, dim, g, rows, o, info);
+                             InitOptions const &o, EmbeddingInitInfo *info = nullptr) {
+  return spectral_rows(num_rows, dim, g, rows, o.spec, o.seed, info);
 }
 
 std::vector<double> full_table(std::int64_t num_rows, std::int64_t dim, Graph const &g, RowMap rows,
-                               EmbeddingInitOptions const &o, EmbeddingInitInfo *info = nullptr) {
-  return initial_full_table(num_rows, dim, g, rows, o, info);
+                               InitOptions const &o, EmbeddingInitInfo *info = nullptr) {
+  return initial_full_table(num_rows, dim, g, rows, o.spec, o.seed, info);
 }
 
-TtHostCores tt_cores(TtShape const &shape, Graph const &g, RowMap rows,
-                     EmbeddingInitOptions const &o, EmbeddingInitInfo *info = nullptr) {
-  return initial_tt_cores(shape, g, rows, o, info);
+TtHostCores tt_cores(TtShape const &shape, Graph const &g, RowMap rows, InitOptions const &o,
+                     EmbeddingInitInfo *info = nullptr) {
+  return initial_tt_cores(shape, g, rows, o.spec, o.seed, info);
 }
 
 // ---- Graphs, row maps and matrix helpers. ----
@@ -256,10 +261,11 @@ TEST_CASE("spectral_rows: P_4 and K_2 entry by entry (signs, |λ|^exponent, rows
   CHECK(t64 == t);
 }
 
-TEST_CASE("spectral_rows: two components and an isolated node (skip_components on and off)") {
+TEST_CASE("spectral_rows: two components and an isolated node (the smaller component's trivial "
+          "vector dropped)") {
   // K_2 on {0, 1}, node 2 isolated, P_4 on 3..6 (the larger component, though later in id).
   // Spectrum: 1 (twice: u_P4, u_K2), P_4's 1/2, -1/2, -1, K_2's -1, and 0 (e_2).
-  // With skip: d + c - 1 = 5 pairs; the columns are u_P4 (1), u_K2 (1, dropped), P_4's 1/2, then
+  // d + c - 1 = 5 pairs; the columns are u_P4 (1), u_K2 (1, dropped), P_4's 1/2, then
   // e_2 (0, isolated nodes are merged in by eigenvalue before the negative ones), P_4's -1/2.
   const Graph g = edge_isolated_path();
   auto p4_column = [](int k) {
@@ -286,28 +292,13 @@ TEST_CASE("spectral_rows: two components and an isolated node (skip_components o
     CHECK(std::fabs(info.lambda_first - 1) <= kDenseTol);
     CHECK(std::fabs(info.lambda_last + 0.5) <= kDenseTol);
   }
-  // Without skipping: d = 3 pairs, u_P4 (largest component first), u_K2 = (1, 1)/√2 on {0, 1},
-  // P_4's 1/2; exponent 1 scales the last by 1/2.
-  EmbeddingInitInfo info;
-  const auto t =
-      spectral(7, 3, g, identity_map(), init_options(InitMethod::spectral, 1, 1, false), &info);
-  std::vector<double> k2(7, 0.0);
-  k2[0] = k2[1] = 1 / kR2;
-  const std::vector<std::vector<double>> want_all{p4_column(0), k2, p4_column(1)};
-  const double scale[3] = {1, 1, 0.5};
-  for (int v = 0; v < 7; ++v)
-    for (int j = 0; j < 3; ++j)
-      CHECK(std::fabs(t[v * 3 + j] - scale[j] * want_all[j][v]) <= kDenseTol);
-  CHECK(info.components == 2);
-  CHECK(info.eigenpairs == 3);
-  CHECK(std::fabs(info.lambda_first - 1) <= kDenseTol);
-  CHECK(std::fabs(info.lambda_last - 0.5) <= kDenseTol);
 
   // Two triangles of equal size ({0, 2, 4} and {1, 3, 5}): the tie goes to the component with
   // the smaller node id, whose u_C = (1, 1, 1)/√3 on {0, 2, 4} is column 0; column 1 is then
   // an eigenvector of the (4-fold) eigenvalue -1/2 of norm (1/2)^e, checked through Â.
   std::vector<Edge> tri{{0, 2}, {2, 4}, {0, 4}, {1, 3}, {3, 5}, {1, 5}};
   const Graph two = test::make_graph(6, tri);
+  EmbeddingInitInfo info;
   const auto tt =
       spectral(6, 2, two, identity_map(), init_options(InitMethod::spectral, 1, 1), &info);
   for (int v = 0; v < 6; ++v)
@@ -377,7 +368,7 @@ TEST_CASE("spectral_rows: the path P_30 by Lanczos, column scaling by |λ_j|^exp
     CAPTURE(e);
     EmbeddingInitInfo info;
     const auto t =
-        spectral(n, d, g, identity_map(), init_options(InitMethod::spectral, 1, e, true, 7), &info);
+        spectral(n, d, g, identity_map(), init_options(InitMethod::spectral, 1, e, 7), &info);
     CHECK(info.components == 1);
     CHECK(info.eigenpairs == d);
     CHECK(std::fabs(info.lambda_first - 1) <= 1e-10);
@@ -471,8 +462,8 @@ TEST_CASE("initial_full_table, orthogonal: W^T W = init_std²·N·I, RMS init_st
   const std::int64_t n = 30, d = 5;
   const double sd = 0.3, c = sd * sd * n;
   EmbeddingInitInfo info;
-  const auto t = full_table(n, d, g, identity_map(),
-                            init_options(InitMethod::orthogonal, sd, 0.5, true, 11), &info);
+  const auto t =
+      full_table(n, d, g, identity_map(), init_options(InitMethod::orthogonal, sd, 0.5, 11), &info);
   CHECK(std::fabs(info.scale - sd * std::sqrt(30.0)) <= 1e-15 * sd * std::sqrt(30.0));
   // Householder QR: ||Q^T Q - I|| ~ N·d·eps ~ 3e-14.
   const auto w = gram(t, n, d);
@@ -483,11 +474,11 @@ TEST_CASE("initial_full_table, orthogonal: W^T W = init_std²·N·I, RMS init_st
   // Deterministic in the seed; another seed, another table; init_std is a plain factor (2x
   // is exact in floating point).
   const auto same =
-      full_table(n, d, g, identity_map(), init_options(InitMethod::orthogonal, sd, 0.5, true, 11));
+      full_table(n, d, g, identity_map(), init_options(InitMethod::orthogonal, sd, 0.5, 11));
   const auto other =
-      full_table(n, d, g, identity_map(), init_options(InitMethod::orthogonal, sd, 0.5, true, 12));
-  const auto twice = full_table(n, d, g, identity_map(),
-                                init_options(InitMethod::orthogonal, 2 * sd, 0.5, true, 11));
+      full_table(n, d, g, identity_map(), init_options(InitMethod::orthogonal, sd, 0.5, 12));
+  const auto twice =
+      full_table(n, d, g, identity_map(), init_options(InitMethod::orthogonal, 2 * sd, 0.5, 11));
   CHECK(same == t);
   double diff = 0;
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -502,7 +493,7 @@ TEST_CASE("initial_full_table, gaussian: i.i.d. N(0, init_std²) within 5 standa
   const std::int64_t n = 200, d = 10, m = n * d;
   const double sd = 0.5;
   const auto t =
-      full_table(n, d, g, identity_map(), init_options(InitMethod::gaussian, sd, 0.5, true, 3));
+      full_table(n, d, g, identity_map(), init_options(InitMethod::gaussian, sd, 0.5, 3));
   double sum = 0, sq = 0;
   for (double x : t) {
     sum += x;
@@ -512,11 +503,11 @@ TEST_CASE("initial_full_table, gaussian: i.i.d. N(0, init_std²) within 5 standa
   CHECK(std::fabs(sum / m) <= 5 * sd / std::sqrt(double(m)));
   CHECK(std::fabs(sq / m / (sd * sd) - 1) <= 5 * std::sqrt(2.0 / m));
   const auto same =
-      full_table(n, d, g, identity_map(), init_options(InitMethod::gaussian, sd, 0.5, true, 3));
+      full_table(n, d, g, identity_map(), init_options(InitMethod::gaussian, sd, 0.5, 3));
   const auto other =
-      full_table(n, d, g, identity_map(), init_options(InitMethod::gaussian, sd, 0.5, true, 4));
+      full_table(n, d, g, identity_map(), init_options(InitMethod::gaussian, sd, 0.5, 4));
   const auto unit =
-      full_table(n, d, g, identity_map(), init_options(InitMethod::gaussian, 1.0, 0.5, true, 3));
+      full_table(n, d, g, identity_map(), init_options(InitMethod::gaussian, 1.0, 0.5, 3));
   CHECK(same == t);
   std::int64_t equal = 0;
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -531,7 +522,7 @@ TEST_CASE("initial_tt_cores, gaussian: tt_init_gaussian at variance init_std²")
   const auto shape = make_tt_shape(60, {4, 4, 4}, {2, 2, 2}, 3); // ranks 1, 3, 3, 1
   const double sd = 0.2;
   const auto cores =
-      tt_cores(shape, g, identity_map(), init_options(InitMethod::gaussian, sd, 0.5, true, 5));
+      tt_cores(shape, g, identity_map(), init_options(InitMethod::gaussian, sd, 0.5, 5));
   CHECK(cores == tt_init_gaussian(shape, sd * sd, 5));
   // sigma^(2K)·prod(inner ranks) = init_std²: sigma = (0.04/9)^(1/6).
   CHECK(std::fabs(tt_gaussian_sigma(shape, sd * sd) - std::pow(0.04 / 9, 1.0 / 6)) <= 1e-15);
@@ -542,7 +533,7 @@ TEST_CASE("initial_tt_cores, gaussian: tt_init_gaussian at variance init_std²")
   for (std::uint64_t seed = 100; seed < 164; ++seed) {
     const auto w =
         materialize_host(shape, tt_cores(shape, g, identity_map(),
-                                         init_options(InitMethod::gaussian, sd, 0.5, true, seed)));
+                                         init_options(InitMethod::gaussian, sd, 0.5, seed)));
     ms.push_back(rms_rows(w, shape.dim(), iota_rows(shape.num_rows)));
     ms.back() *= ms.back();
   }
@@ -552,7 +543,7 @@ TEST_CASE("initial_tt_cores, gaussian: tt_init_gaussian at variance init_std²")
   for (double x : ms)
     var += (x - mean) * (x - mean) / (ms.size() - 1);
   CHECK(std::fabs(mean - sd * sd) <= 5 * std::sqrt(var / ms.size()));
-  CHECK(tt_cores(shape, g, identity_map(), init_options(InitMethod::gaussian, sd, 0.5, true, 6)) !=
+  CHECK(tt_cores(shape, g, identity_map(), init_options(InitMethod::gaussian, sd, 0.5, 6)) !=
         cores);
 }
 
@@ -564,8 +555,8 @@ TEST_CASE("initial_tt_cores, orthogonal: W^T W = init_std²·P·I over the P pad
   const std::int64_t p = 210, d = 8;
   const double c = sd * sd * p;
   EmbeddingInitInfo info;
-  const auto cores = tt_cores(shape, g, identity_map(),
-                              init_options(InitMethod::orthogonal, sd, 0.5, true, 9), &info);
+  const auto cores =
+      tt_cores(shape, g, identity_map(), init_options(InitMethod::orthogonal, sd, 0.5, 9), &info);
   CHECK(info.orthogonal_direct);
   CHECK(info.tt_svd_error == -1);
   CHECK(std::fabs(info.scale - sd * std::sqrt(210.0)) <= 1e-15 * info.scale);
@@ -578,8 +569,8 @@ TEST_CASE("initial_tt_cores, orthogonal: W^T W = init_std²·P·I over the P pad
       CHECK(std::fabs(gw[i * d + j] - (i == j ? c : 0.0)) <= 1e-12 * c);
   CHECK(std::fabs(rms_rows(w, d, iota_rows(p)) - sd) <= 1e-12 * sd);
   CHECK(cores == tt_init_orthogonal(shape, 9, sd * std::sqrt(210.0)).cores);
-  CHECK(tt_cores(shape, g, identity_map(),
-                 init_options(InitMethod::orthogonal, sd, 0.5, true, 10)) != cores);
+  CHECK(tt_cores(shape, g, identity_map(), init_options(InitMethod::orthogonal, sd, 0.5, 10)) !=
+        cores);
 
   // No direct construction ([8,8,8]/[4,4,4]/R=4: R·d = 16 > 8): the TT-SVD fallback, whose
   // error is reported.
@@ -587,7 +578,7 @@ TEST_CASE("initial_tt_cores, orthogonal: W^T W = init_std²·P·I over the P pad
   const Graph g500 = path_graph(500);
   EmbeddingInitInfo fb_info;
   const auto fb_cores = tt_cores(fb, g500, identity_map(),
-                                 init_options(InitMethod::orthogonal, sd, 0.5, true, 9), &fb_info);
+                                 init_options(InitMethod::orthogonal, sd, 0.5, 9), &fb_info);
   const auto ref = tt_init_orthogonal(fb, 9, sd * std::sqrt(512.0));
   CHECK(!fb_info.orthogonal_direct);
   CHECK(fb_info.tt_svd_error == ref.tt_svd_error);
@@ -690,8 +681,6 @@ TEST_CASE("embedding init: settings and placements it cannot honour are ConfigEr
     CHECK(std::fabs(four[v * 4] - (v < 2 ? 1 / kR2 : 0.0)) <= kDenseTol);
   CHECK_THROWS_AS(spectral(6, 5, edges, identity_map(), sp), ConfigError);
   CHECK_THROWS_AS(full_table(6, 5, edges, identity_map(), sp), ConfigError);
-  CHECK(spectral(6, 5, edges, identity_map(), init_options(InitMethod::spectral, 1, 0.5, false))
-            .size() == 30); // without skipping, 5 of the 6 eigenvectors
   CHECK_THROWS_AS(full_table(4, 5, p4, identity_map(), init_options(InitMethod::orthogonal)),
                   ConfigError); // 5 orthonormal columns in 4 rows
 }
