@@ -3,6 +3,7 @@
 #include "models/pipeline/pipeline.hpp"
 
 #include "models/pipeline/node_order.hpp"
+#include "models/pipeline/run_components.hpp"
 
 #include "core/runtime/byte_ledger.hpp"
 #include "core/runtime/communicator.hpp"
@@ -42,16 +43,6 @@ using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
 
 double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-/// What must match between a checkpoint and the run resuming or evaluating it.
-std::string fingerprint(Dataset<std::int32_t> const &data, RunConfig const &c, NodeOrder const &o) {
-  return data_fingerprint(data) + " split=" + c.data.split + " order=" + to_string(c.order) +
-         " seed=" + std::to_string(c.seed) +
-         (o.locality != OrderMethod::original ? " locality=" + to_string(o.locality) : "") +
-         (uses_tt(c.input) ? " tt=" + o.shape.to_string() : "") +
-         " feature_norm=" + to_string(c.data.feature_norm) +
-         " metric=" + to_string(run_metric(c, data));
 }
 
 /// One progress line per epoch, with the ETA from the mean epoch time so far.
@@ -115,99 +106,6 @@ void fill_sizes(RunResult &r, Dataset<std::int32_t> const &d) {
   r.num_valid = static_cast<std::int64_t>(d.valid.extent(0));
   r.num_test = static_cast<std::int64_t>(d.test.extent(0));
   r.multilabel = d.is_multilabel();
-}
-
-/// The GNN of the run; \p in_features is the input's width, \p classes the output's.
-GnnConfig gnn_config(RunConfig const &c, std::int64_t in_features, std::int64_t classes) {
-  GnnConfig g;
-  g.kind = c.model;
-  g.in_features = in_features;
-  g.hidden = c.hidden;
-  g.out_features = classes;
-  g.num_layers = c.layers;
-  g.dropout = c.dropout;
-  g.input_dropout = c.input_dropout;
-  g.residual = c.residual;
-  g.batch_norm = c.batch_norm;
-  g.seed = c.seed;
-  return g;
-}
-
-/// What both trainers take from the run: optimisation, early stopping, checkpoints, the
-/// fingerprint and the settings stored in checkpoints.
-void set_train_options(TrainOptions &to, Dataset<std::int32_t> const &data, RunConfig const &c,
-                       NodeOrder const &o) {
-  to.epochs = c.epochs;
-  to.optimizer = c.optimizer;
-  to.lr = c.lr;
-  to.weight_decay = c.weight_decay;
-  to.embedding_lr = c.embedding.lr;
-  to.embedding_weight_decay = c.embedding.weight_decay;
-  to.schedule.warmup_epochs = c.lr_warmup;
-  to.schedule.plateau_factor = c.plateau_factor;
-  to.schedule.plateau_patience = c.plateau_patience;
-  to.patience = c.patience;
-  to.checkpoint_path = c.checkpoint;
-  to.checkpoint_every = c.checkpoint_every;
-  to.resume = c.resume;
-  to.fingerprint = fingerprint(data, c, o);
-  to.run_config = to_text(c);
-}
-
-/// Logs the embedding table the run builds (none for plain features).
-void log_table(RunConfig const &c, NodeOrder const &o, std::int64_t n, RunLog const &log) {
-  if (!log)
-    return;
-  if (uses_tt(c.input))
-    log("TT table " + o.shape.to_string() + ", init " + to_string(c.embedding.init));
-  else if (uses_full_table(c.input))
-    log("full table " + std::to_string(n) + " x " + std::to_string(c.embedding.dim) + ", init " +
-        to_string(c.embedding.init));
-}
-
-/// The full-batch input: features on the device, a TT table or a full table, initialised.
-NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_t> const &data,
-                                         RunConfig const &c, NodeOrder const &o, RunLog const &log,
-                                         EmbeddingInitInfo &info) {
-  Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::init");
-  Dataset<std::int32_t> const &pdata = o.data;
-  const std::int64_t n = pdata.num_nodes();
-  NodeInput<Scalar, Space> input(n);
-  if (uses_features(c.input)) {
-    const DenseFeatures x = dense_features(Kokkos::DefaultHostExecutionSpace(), pdata);
-    Matrix<Scalar, Space> f(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::pipeline::features"), x.extent(0),
-        x.extent(1));
-    Kokkos::deep_copy(f, x);
-    input.set_features(f);
-  }
-  log_table(c, o, n, log);
-  if (uses_tt(c.input)) {
-    TtEmbeddingOptions tto;
-    tto.mode = c.embedding.backward;
-    auto table = std::make_shared<TtEmbedding<Scalar, Space>>(o.shape, tto);
-    table->set_cores_from_host(space, initial_tt_cores(o.shape, data.graph, o.ordering.old_to_row,
-                                                       c.embedding, c.seed, &info));
-    input.set_tt_embedding(table, o.node_rows);
-  } else if (uses_full_table(c.input)) {
-    FullEmbeddingOptions fo;
-    fo.gradient = FullGradient::dense;
-    fo.mode = c.embedding.backward;
-    auto table = std::make_shared<FullEmbedding<Scalar, Space>>(n, c.embedding.dim, fo);
-    // the rows of the ordering; under a locality order node i starts from row ordered_ids(i)
-    const auto values =
-        initial_full_table(n, c.embedding.dim, data.graph, o.ordering.permutation.old_to_new,
-                           c.embedding, c.seed, &info);
-    auto h = Kokkos::create_mirror_view(table->table());
-    const std::int64_t d = c.embedding.dim;
-    const bool moved = o.ordered_ids.extent(0) > 0;
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < d; ++j)
-        h(i, j) = static_cast<Scalar>(values[(moved ? o.ordered_ids(i) : i) * d + j]);
-    Kokkos::deep_copy(table->table(), h);
-    input.set_full_embedding(table);
-  }
-  return input;
 }
 
 /// \brief Sets the model's activation budget from the run's --memory-budget: what the resident
@@ -312,35 +210,6 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   return out;
 }
 
-/// The mini-batch trainer's options for the run (its input rows follow the order \p o).
-MinibatchTrainOptions minibatch_options(Dataset<std::int32_t> const &data, RunConfig const &c,
-                                        NodeOrder const &o, bool evaluate_only) {
-  MinibatchTrainOptions m;
-  set_train_options(m, data, c, o);
-  m.model = gnn_config(c, 0, 0); // widths and kind: the trainer's
-  m.fanouts =
-      c.minibatch.fanouts.empty() ? std::vector<std::int64_t>(c.layers, 10) : c.minibatch.fanouts;
-  m.batch_size = c.minibatch.batch_size;
-  m.eval_every = c.minibatch.eval_every;
-  m.max_batches = c.minibatch.max_batches;
-  m.eval_nodes = c.minibatch.eval_nodes;
-  m.eval_fanouts = c.minibatch.eval_fanouts;
-  m.eval_batch_size = c.minibatch.eval_batch_size;
-  m.eval_chunk = c.minibatch.eval_chunk;
-  m.memory_budget = c.memory_budget;
-  m.communicator = Communicator::world(); // mpirun -np P: data parallel (docs/DISTRIBUTED.md)
-  m.evaluate_only = evaluate_only;
-  m.seed = c.seed;
-  m.metric = c.metric;
-  m.input = c.input;
-  m.embedding = c.embedding;
-  if (uses_tt(c.input)) { // the shape the order was aligned to
-    m.embedding.tt_n = o.shape.n;
-    m.embedding.tt_d = o.shape.d;
-  }
-  return m;
-}
-
 RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
                         NodeOrder const &o, RunLog const &log, bool evaluate_only) {
   MinibatchTrainOptions m = minibatch_options(data, c, o, evaluate_only);
@@ -356,14 +225,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   RunResult out;
   const auto t_init = Clock::now();
   EmbeddingInitInfo info;
-  // TT rows follow the ordering (holes under metis-hier); a full table has one row per node
-  const bool tt = uses_tt(c.input);
-  MinibatchInput<Scalar, Space> input = [&] {
-    Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::init");
-    log_table(c, o, pdata.num_nodes(), log);
-    return MinibatchInput<Scalar, Space>(space, pdata, c.input, m.embedding, c.seed, o.node_rows,
-                                         tt ? o.shape.num_rows : 0, &info);
-  }();
+  MinibatchInput<Scalar, Space> input = make_minibatch_input(space, c, o, log, info);
   out.init_time_s = since(t_init);
   out.init_scale = info.scale;
   out.tt_svd_error = info.tt_svd_error;
