@@ -1,7 +1,7 @@
 // ttgnn config: what this build runs on.
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
-#include "core/runtime/runtime_info.hpp"
+#include "core/linalg/runtime_info.hpp"
 
 #include <Kokkos_Core.hpp>
 

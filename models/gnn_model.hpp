@@ -25,7 +25,7 @@
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
 #include "core/linalg/for_each_entry.hpp"
-#include "models/gnn_config.hpp"
+#include "models/layers/gnn_config.hpp"
 #include "models/layers/batch_norm.hpp"
 #include "models/layers/dropout.hpp"
 #include "models/layers/gcn_conv.hpp"

@@ -17,7 +17,7 @@
 /// which need the layer's output). A hidden layer of equal rows and widths writes its input
 /// gradient over its output gradient (grad_in_place).
 
-#include "models/gnn_config.hpp"
+#include "models/layers/gnn_config.hpp"
 #include "models/memory/recompute_plan.hpp"
 
 #include <cstdint>

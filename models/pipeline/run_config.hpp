@@ -13,7 +13,7 @@
 #include "graph/order/order_method.hpp"
 #include "models/embedding/embedding_config.hpp"
 #include "models/embedding/input_kind.hpp"
-#include "models/gnn_config.hpp"
+#include "models/layers/gnn_config.hpp"
 #include "models/loss/node_metric.hpp"
 #include "models/train/eval_nodes.hpp"
 #include "models/train/train_options.hpp"

@@ -41,8 +41,8 @@
 #include "core/runtime/memory_breakdown.hpp"
 #include "core/runtime/peak_memory.hpp" // peak_rss_mb, reported in MinibatchResult
 #include "graph/dataset.hpp"
-#include "models/gnn_config.hpp"
 #include "models/gnn_model.hpp"
+#include "models/layers/gnn_config.hpp"
 #include "models/memory/memory_plan.hpp"
 #include "models/embedding/minibatch_input.hpp"
 #include "models/loss/node_metric.hpp"

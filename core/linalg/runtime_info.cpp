@@ -1,4 +1,4 @@
-#include "core/runtime/runtime_info.hpp"
+#include "core/linalg/runtime_info.hpp"
 
 #include "core/linalg/dense_gemm.hpp"
 #include "core/io/json_writer.hpp"

@@ -1,8 +1,8 @@
 #ifndef TTGNN_MODELS_GNN_CONFIG_HPP
 #define TTGNN_MODELS_GNN_CONFIG_HPP
 /// \file gnn_config.hpp
-/// \brief The shape and regularisation of a GnnModel (gnn_model.hpp): layer kind, widths, depth,
-/// dropout, residual connections, BatchNorm and the seed.
+/// \brief The shape and regularisation of a GnnModel (models/gnn_model.hpp): layer kind, widths,
+/// depth, dropout, residual connections, BatchNorm and the seed.
 
 #include "core/error.hpp"
 

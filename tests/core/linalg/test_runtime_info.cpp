@@ -1,7 +1,7 @@
 // runtime_info: version, backends, BLAS facts, and its JSON form.
 #include "core/io/json_writer.hpp"
 #include "core/kokkos_compat.hpp"
-#include "core/runtime/runtime_info.hpp"
+#include "core/linalg/runtime_info.hpp"
 #include "test_harness.hpp"
 
 #include <string>
