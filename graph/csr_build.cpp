@@ -1,5 +1,6 @@
 #include "graph/csr_build.hpp"
 
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 
 #include <string>
@@ -262,17 +263,6 @@ count_self_loops(ExecutionSpace const &space,
   TTGNN_INSTANTIATE_CSR_BUILD(SPACE, std::int32_t)                                                 \
   TTGNN_INSTANTIATE_CSR_BUILD(SPACE, std::int64_t)
 
-#ifdef KOKKOS_ENABLE_SERIAL
-TTGNN_INSTANTIATE_CSR_BUILD_SPACE(Kokkos::Serial)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-TTGNN_INSTANTIATE_CSR_BUILD_SPACE(Kokkos::OpenMP)
-#endif
-#ifdef KOKKOS_ENABLE_THREADS
-TTGNN_INSTANTIATE_CSR_BUILD_SPACE(Kokkos::Threads)
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-TTGNN_INSTANTIATE_CSR_BUILD_SPACE(Kokkos::Cuda)
-#endif
+TTGNN_INSTANTIATE_FOR_EACH_SPACE(TTGNN_INSTANTIATE_CSR_BUILD_SPACE)
 
 } // namespace ttgnn

@@ -1,5 +1,6 @@
 #include "graph/graph_stats.hpp"
 
+#include "core/detail/instantiate.hpp"
 #include "graph/csr_build.hpp"
 
 #include <algorithm>
@@ -274,11 +275,7 @@ void add_to_json(JsonWriter &json, GraphStats const &s) {
       SPACE const &, Dataset<std::int32_t> const &, GraphStatsOptions const &);                    \
   template GraphStats compute_graph_stats<SPACE, std::int64_t>(                                    \
       SPACE const &, Dataset<std::int64_t> const &, GraphStatsOptions const &);
-#ifdef KOKKOS_ENABLE_SERIAL
-TTGNN_INSTANTIATE_STATS(Kokkos::Serial)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-TTGNN_INSTANTIATE_STATS(Kokkos::OpenMP)
-#endif
+TTGNN_INSTANTIATE_SERIAL(TTGNN_INSTANTIATE_STATS)
+TTGNN_INSTANTIATE_OPENMP(TTGNN_INSTANTIATE_STATS)
 
 } // namespace ttgnn

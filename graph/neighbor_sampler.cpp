@@ -1,6 +1,7 @@
 // Layer-wise uniform neighbour sampling (see neighbor_sampler.hpp).
 #include "graph/neighbor_sampler.hpp"
 
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
 #include "core/counter_rng.hpp"
@@ -306,28 +307,26 @@ NeighborSampler<Ordinal, MemorySpace>::sample(ExecutionSpace const &space, seeds
   return out;
 }
 
+// The sampler per memory space, then its sample() per execution space.
 template class NeighborSampler<std::int32_t, Kokkos::HostSpace>;
 template class NeighborSampler<std::int64_t, Kokkos::HostSpace>;
+#ifdef KOKKOS_ENABLE_CUDA
+template class NeighborSampler<std::int32_t, Kokkos::Cuda::memory_space>;
+template class NeighborSampler<std::int64_t, Kokkos::Cuda::memory_space>;
+#endif
 
 #define TTGNN_INSTANTIATE_SAMPLE(SPACE, ORDINAL)                                                   \
   template SampledBatch<SPACE::memory_space>                                                       \
   NeighborSampler<ORDINAL, SPACE::memory_space>::sample<SPACE>(                                    \
       SPACE const &, Kokkos::View<const std::int64_t *, SPACE::memory_space>, std::uint64_t,       \
       std::uint64_t, SamplerWorkspace<SPACE::memory_space> *);
-#ifdef KOKKOS_ENABLE_SERIAL
-TTGNN_INSTANTIATE_SAMPLE(Kokkos::Serial, std::int32_t)
-TTGNN_INSTANTIATE_SAMPLE(Kokkos::Serial, std::int64_t)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-TTGNN_INSTANTIATE_SAMPLE(Kokkos::OpenMP, std::int32_t)
-TTGNN_INSTANTIATE_SAMPLE(Kokkos::OpenMP, std::int64_t)
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-template class NeighborSampler<std::int32_t, Kokkos::Cuda::memory_space>;
-template class NeighborSampler<std::int64_t, Kokkos::Cuda::memory_space>;
-TTGNN_INSTANTIATE_SAMPLE(Kokkos::Cuda, std::int32_t)
-TTGNN_INSTANTIATE_SAMPLE(Kokkos::Cuda, std::int64_t)
-#endif
+#define TTGNN_INSTANTIATE_SAMPLE_SPACE(SPACE)                                                      \
+  TTGNN_INSTANTIATE_SAMPLE(SPACE, std::int32_t)                                                    \
+  TTGNN_INSTANTIATE_SAMPLE(SPACE, std::int64_t)
+TTGNN_INSTANTIATE_SERIAL(TTGNN_INSTANTIATE_SAMPLE_SPACE)
+TTGNN_INSTANTIATE_OPENMP(TTGNN_INSTANTIATE_SAMPLE_SPACE)
+TTGNN_INSTANTIATE_CUDA(TTGNN_INSTANTIATE_SAMPLE_SPACE)
+#undef TTGNN_INSTANTIATE_SAMPLE_SPACE
 #undef TTGNN_INSTANTIATE_SAMPLE
 
 } // namespace ttgnn

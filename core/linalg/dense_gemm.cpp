@@ -1,5 +1,6 @@
 #include "core/linalg/dense_gemm.hpp"
 
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 
 #include <KokkosBlas3_gemm.hpp>
@@ -36,14 +37,10 @@ void gemm(ExecutionSpace const &space, char trans_a, char trans_b, Scalar alpha,
   TTGNN_INSTANTIATE_GEMM(SPACE, float)                                                             \
   TTGNN_INSTANTIATE_GEMM(SPACE, double)
 
-#ifdef KOKKOS_ENABLE_SERIAL
-TTGNN_INSTANTIATE_GEMM_SPACE(Kokkos::Serial)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-TTGNN_INSTANTIATE_GEMM_SPACE(Kokkos::OpenMP)
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-TTGNN_INSTANTIATE_GEMM_SPACE(Kokkos::Cuda)
-#endif
+TTGNN_INSTANTIATE_SERIAL(TTGNN_INSTANTIATE_GEMM_SPACE)
+TTGNN_INSTANTIATE_OPENMP(TTGNN_INSTANTIATE_GEMM_SPACE)
+TTGNN_INSTANTIATE_CUDA(TTGNN_INSTANTIATE_GEMM_SPACE)
+#undef TTGNN_INSTANTIATE_GEMM_SPACE
+#undef TTGNN_INSTANTIATE_GEMM
 
 } // namespace ttgnn

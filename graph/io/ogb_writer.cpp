@@ -1,5 +1,6 @@
 #include "graph/io/ogb_writer.hpp"
 
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
 
@@ -205,15 +206,11 @@ void OgbWriter::commit() {
     fs::remove_all(old, ec);
 }
 
-#ifdef KOKKOS_ENABLE_SERIAL
-template std::string OgbWriter::write_blocks<Kokkos::Serial>(Kokkos::Serial const &,
-                                                             std::string const &, std::int64_t,
-                                                             BlockFormatter const &, Compression);
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-template std::string OgbWriter::write_blocks<Kokkos::OpenMP>(Kokkos::OpenMP const &,
-                                                             std::string const &, std::int64_t,
-                                                             BlockFormatter const &, Compression);
-#endif
+#define TTGNN_INSTANTIATE_WRITE_BLOCKS(SPACE)                                                      \
+  template std::string OgbWriter::write_blocks<SPACE>(                                             \
+      SPACE const &, std::string const &, std::int64_t, BlockFormatter const &, Compression);
+TTGNN_INSTANTIATE_SERIAL(TTGNN_INSTANTIATE_WRITE_BLOCKS)
+TTGNN_INSTANTIATE_OPENMP(TTGNN_INSTANTIATE_WRITE_BLOCKS)
+#undef TTGNN_INSTANTIATE_WRITE_BLOCKS
 
 } // namespace ttgnn

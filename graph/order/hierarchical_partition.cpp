@@ -1,5 +1,6 @@
 #include "graph/order/hierarchical_partition.hpp"
 
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "core/tt/tt_shape.hpp"
 
@@ -413,14 +414,6 @@ template std::int64_t
 spill_overfull_parts<std::int64_t>(CsrGraph<std::int64_t, Kokkos::HostSpace> const &,
                                    std::vector<std::int32_t> &, std::int64_t, std::int64_t);
 
-#ifdef KOKKOS_ENABLE_SERIAL
-TTGNN_INSTANTIATE_HIER_SPACE(Kokkos::Serial)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-TTGNN_INSTANTIATE_HIER_SPACE(Kokkos::OpenMP)
-#endif
-#ifdef KOKKOS_ENABLE_THREADS
-TTGNN_INSTANTIATE_HIER_SPACE(Kokkos::Threads)
-#endif
+TTGNN_INSTANTIATE_FOR_EACH_HOST_SPACE(TTGNN_INSTANTIATE_HIER_SPACE)
 
 } // namespace ttgnn

@@ -1,6 +1,7 @@
 #include "graph/order/metis_partition.hpp"
 
 #include "core/counter_rng.hpp"
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "graph/csr_build.hpp"
 
@@ -348,14 +349,6 @@ MetisResult metis_partition(ExecutionSpace const &space,
   TTGNN_INSTANTIATE_METIS(SPACE, std::int32_t)                                                     \
   TTGNN_INSTANTIATE_METIS(SPACE, std::int64_t)
 
-#ifdef KOKKOS_ENABLE_SERIAL
-TTGNN_INSTANTIATE_METIS_SPACE(Kokkos::Serial)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-TTGNN_INSTANTIATE_METIS_SPACE(Kokkos::OpenMP)
-#endif
-#ifdef KOKKOS_ENABLE_THREADS
-TTGNN_INSTANTIATE_METIS_SPACE(Kokkos::Threads)
-#endif
+TTGNN_INSTANTIATE_FOR_EACH_HOST_SPACE(TTGNN_INSTANTIATE_METIS_SPACE)
 
 } // namespace ttgnn

@@ -1,6 +1,7 @@
 #include "graph/order/ordering.hpp"
 
 #include "core/counter_rng.hpp"
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "core/tt/tt_shape.hpp"
 #include "graph/boost_adapter.hpp"
@@ -192,14 +193,6 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
   TTGNN_INSTANTIATE_ORDERING(SPACE, std::int32_t)                                                  \
   TTGNN_INSTANTIATE_ORDERING(SPACE, std::int64_t)
 
-#ifdef KOKKOS_ENABLE_SERIAL
-TTGNN_INSTANTIATE_ORDERING_SPACE(Kokkos::Serial)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-TTGNN_INSTANTIATE_ORDERING_SPACE(Kokkos::OpenMP)
-#endif
-#ifdef KOKKOS_ENABLE_THREADS
-TTGNN_INSTANTIATE_ORDERING_SPACE(Kokkos::Threads)
-#endif
+TTGNN_INSTANTIATE_FOR_EACH_HOST_SPACE(TTGNN_INSTANTIATE_ORDERING_SPACE)
 
 } // namespace ttgnn

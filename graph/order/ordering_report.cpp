@@ -1,5 +1,6 @@
 #include "graph/order/ordering_report.hpp"
 
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "core/io/json_writer.hpp"
 #include "graph/csr_build.hpp"
@@ -199,14 +200,6 @@ std::string OrderingReport::to_text() const {
   TTGNN_INSTANTIATE_REPORT(SPACE, std::int32_t)                                                    \
   TTGNN_INSTANTIATE_REPORT(SPACE, std::int64_t)
 
-#ifdef KOKKOS_ENABLE_SERIAL
-TTGNN_INSTANTIATE_REPORT_SPACE(Kokkos::Serial)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-TTGNN_INSTANTIATE_REPORT_SPACE(Kokkos::OpenMP)
-#endif
-#ifdef KOKKOS_ENABLE_THREADS
-TTGNN_INSTANTIATE_REPORT_SPACE(Kokkos::Threads)
-#endif
+TTGNN_INSTANTIATE_FOR_EACH_HOST_SPACE(TTGNN_INSTANTIATE_REPORT_SPACE)
 
 } // namespace ttgnn

@@ -1,6 +1,7 @@
 #include "graph/spectral/spectral_embedding.hpp"
 
 #include "core/counter_rng.hpp"
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 
 #include <Eigen/Dense>
@@ -473,14 +474,6 @@ SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
   TTGNN_INSTANTIATE_SPECTRAL(SPACE, std::int32_t)                                                  \
   TTGNN_INSTANTIATE_SPECTRAL(SPACE, std::int64_t)
 
-#ifdef KOKKOS_ENABLE_SERIAL
-TTGNN_INSTANTIATE_SPECTRAL_SPACE(Kokkos::Serial)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-TTGNN_INSTANTIATE_SPECTRAL_SPACE(Kokkos::OpenMP)
-#endif
-#ifdef KOKKOS_ENABLE_THREADS
-TTGNN_INSTANTIATE_SPECTRAL_SPACE(Kokkos::Threads)
-#endif
+TTGNN_INSTANTIATE_FOR_EACH_HOST_SPACE(TTGNN_INSTANTIATE_SPECTRAL_SPACE)
 
 } // namespace ttgnn

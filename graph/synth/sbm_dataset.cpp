@@ -1,6 +1,7 @@
 // A generated dataset in memory (see sbm_dataset.hpp).
 #include "graph/synth/sbm_dataset.hpp"
 
+#include "core/detail/instantiate.hpp"
 #include "graph/csr_build.hpp"
 #include "graph/synth/sbm_generator.hpp"
 
@@ -51,15 +52,11 @@ Dataset<std::int32_t> make_sbm_dataset(ExecutionSpace const &space, SbmConfig co
   return data;
 }
 
-#ifdef KOKKOS_ENABLE_SERIAL
-template Dataset<std::int32_t>
-make_sbm_dataset<Kokkos::Serial>(Kokkos::Serial const &, SbmConfig const &,
-                                 std::vector<std::pair<std::string, std::string>> *);
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-template Dataset<std::int32_t>
-make_sbm_dataset<Kokkos::OpenMP>(Kokkos::OpenMP const &, SbmConfig const &,
-                                 std::vector<std::pair<std::string, std::string>> *);
-#endif
+#define TTGNN_INSTANTIATE_MAKE_SBM(SPACE)                                                          \
+  template Dataset<std::int32_t> make_sbm_dataset<SPACE>(                                          \
+      SPACE const &, SbmConfig const &, std::vector<std::pair<std::string, std::string>> *);
+TTGNN_INSTANTIATE_SERIAL(TTGNN_INSTANTIATE_MAKE_SBM)
+TTGNN_INSTANTIATE_OPENMP(TTGNN_INSTANTIATE_MAKE_SBM)
+#undef TTGNN_INSTANTIATE_MAKE_SBM
 
 } // namespace ttgnn

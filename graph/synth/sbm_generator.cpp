@@ -3,6 +3,7 @@
 // sbm_generator_write.cpp.
 #include "graph/synth/sbm_generator.hpp"
 
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "core/io/json_writer.hpp"
 #include "core/counter_rng.hpp"
@@ -341,13 +342,11 @@ std::vector<std::pair<std::string, std::string>> SbmGenerator::record(Edges cons
   return out;
 }
 
-#ifdef KOKKOS_ENABLE_SERIAL
-template Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace>
-SbmGenerator::features<Kokkos::Serial>(Kokkos::Serial const &) const;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-template Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace>
-SbmGenerator::features<Kokkos::OpenMP>(Kokkos::OpenMP const &) const;
-#endif
+#define TTGNN_INSTANTIATE_FEATURES(SPACE)                                                          \
+  template Kokkos::View<float **, Kokkos::LayoutRight, Kokkos::HostSpace>                          \
+  SbmGenerator::features<SPACE>(SPACE const &) const;
+TTGNN_INSTANTIATE_SERIAL(TTGNN_INSTANTIATE_FEATURES)
+TTGNN_INSTANTIATE_OPENMP(TTGNN_INSTANTIATE_FEATURES)
+#undef TTGNN_INSTANTIATE_FEATURES
 
 } // namespace ttgnn

@@ -3,6 +3,7 @@
 //
 // Keys inside this file are (a << 32) | (b << 2) | kind with a < b (N <= 2^30): sorting them
 // sorts by (a, b), and the kind rides along for free (it is a function of the pair anyway).
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/counter_rng.hpp"
@@ -436,13 +437,11 @@ SbmGenerator::Edges SbmGenerator::generate_edges(ExecutionSpace const &space,
   return out;
 }
 
-#ifdef KOKKOS_ENABLE_SERIAL
-template SbmGenerator::Edges SbmGenerator::generate_edges<Kokkos::Serial>(Kokkos::Serial const &,
-                                                                          Progress const &) const;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-template SbmGenerator::Edges SbmGenerator::generate_edges<Kokkos::OpenMP>(Kokkos::OpenMP const &,
-                                                                          Progress const &) const;
-#endif
+#define TTGNN_INSTANTIATE_GENERATE_EDGES(SPACE)                                                    \
+  template SbmGenerator::Edges SbmGenerator::generate_edges<SPACE>(SPACE const &,                  \
+                                                                   Progress const &) const;
+TTGNN_INSTANTIATE_SERIAL(TTGNN_INSTANTIATE_GENERATE_EDGES)
+TTGNN_INSTANTIATE_OPENMP(TTGNN_INSTANTIATE_GENERATE_EDGES)
+#undef TTGNN_INSTANTIATE_GENERATE_EDGES
 
 } // namespace ttgnn

@@ -1,4 +1,5 @@
 // write_sbm_dataset: a generated dataset in the OGB raw layout, through OgbWriter.
+#include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "core/counter_rng.hpp"
 #include "graph/io/ogb_writer.hpp"
@@ -269,17 +270,12 @@ write_sbm_dataset(ExecutionSpace const &space, SbmGenerator const &generator,
   return record;
 }
 
-#ifdef KOKKOS_ENABLE_SERIAL
-template std::vector<std::pair<std::string, std::string>>
-write_sbm_dataset<Kokkos::Serial>(Kokkos::Serial const &, SbmGenerator const &,
-                                  SbmGenerator::Edges const &, std::string const &,
-                                  SbmWriteOptions const &, SbmGenerator::Progress const &);
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-template std::vector<std::pair<std::string, std::string>>
-write_sbm_dataset<Kokkos::OpenMP>(Kokkos::OpenMP const &, SbmGenerator const &,
-                                  SbmGenerator::Edges const &, std::string const &,
-                                  SbmWriteOptions const &, SbmGenerator::Progress const &);
-#endif
+#define TTGNN_INSTANTIATE_WRITE_SBM(SPACE)                                                         \
+  template std::vector<std::pair<std::string, std::string>> write_sbm_dataset<SPACE>(              \
+      SPACE const &, SbmGenerator const &, SbmGenerator::Edges const &, std::string const &,       \
+      SbmWriteOptions const &, SbmGenerator::Progress const &);
+TTGNN_INSTANTIATE_SERIAL(TTGNN_INSTANTIATE_WRITE_SBM)
+TTGNN_INSTANTIATE_OPENMP(TTGNN_INSTANTIATE_WRITE_SBM)
+#undef TTGNN_INSTANTIATE_WRITE_SBM
 
 } // namespace ttgnn
