@@ -7,6 +7,8 @@
 #include "core/counter_rng.hpp"
 #include "core/runtime/grow_only.hpp"
 
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
 #include <algorithm>
 #include <limits>
 
@@ -287,6 +289,7 @@ NeighborSampler<Ordinal, MemorySpace>::sample(ExecutionSpace const &space, seeds
                                               workspace_type *workspace) {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, MemorySpace>::accessible,
                 "ttgnn::NeighborSampler::sample runs on a space that can access its memory");
+  Kokkos::Profiling::ScopedRegion region("ttgnn::neighbor_sampler::sample");
   using kernels = sampler_detail::Kernels<ExecutionSpace, MemorySpace>;
   const int num_layers = static_cast<int>(fanouts_.size());
   workspace_type own;

@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/SVD>
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,7 @@ using Mat = Eigen::MatrixXd;
 
 TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
                    std::vector<double> const &column_scale) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::tt_init::tt_svd");
   const detail::EigenSingleThread eigen_threads;
   const detail::TtShapeFacts f = detail::check_tt_shape(shape);
   const int num_cores = f.num_cores;

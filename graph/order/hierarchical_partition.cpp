@@ -4,6 +4,8 @@
 #include "core/error.hpp"
 #include "core/tt/tt_shape.hpp"
 
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -365,6 +367,7 @@ HierarchicalPartition hierarchical_partition(ExecutionSpace const &space,
                                              CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                              std::vector<std::int64_t> const &n_factors,
                                              MetisOptions const &options) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::hierarchical::partition");
   const Id n = graph.num_nodes();
   const int num_cores = static_cast<int>(n_factors.size());
   check_row_factors(n_factors, n, "hierarchical partition", 2);
@@ -382,6 +385,7 @@ HierarchicalPartition hierarchical_partition(ExecutionSpace const &space,
   std::vector<std::int32_t> local_of(n, 0);
 
   for (int level = 0; level + 1 < num_cores; ++level) {
+    Kokkos::Profiling::ScopedRegion level_region("ttgnn::hierarchical::level");
     const SplitLevel split{level, n_factors[level], capacity[level], num_cores - 1 - level};
     if (level > 0)
       index_groups(groups, group_of, local_of);

@@ -6,6 +6,8 @@
 #include "core/error.hpp"
 #include "core/tt/tt_shape.hpp"
 
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -292,6 +294,7 @@ template <class Ordinal>
 LabelPropagationOrder label_propagation_order(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                               std::vector<std::int64_t> const &n_factors,
                                               std::uint64_t seed, int sweeps) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::lp_order::compute");
   using L = Ordinal; // labels, sizes and positions are < N: node ids fit them
   const Id n = graph.num_nodes();
   const Id rows = check_row_factors(n_factors, n, "label-propagation order", 2);
@@ -308,13 +311,19 @@ LabelPropagationOrder label_propagation_order(CsrGraph<Ordinal, Kokkos::HostSpac
 
   // ---- level 1: super clusters of at most n_2·...·n_K nodes (one core-1 slice)
   std::vector<L> super, super_size;
-  propagation.level(
-      super, super_size, slice, [](Id, Id) { return true; }, kSuperClusterTieSalt, out);
+  {
+    Kokkos::Profiling::ScopedRegion level_region("ttgnn::lp_order::super_clusters");
+    propagation.level(
+        super, super_size, slice, [](Id, Id) { return true; }, kSuperClusterTieSalt, out);
+  }
   // ---- level 2: inside each super cluster, clusters of at most n_K nodes (one last-digit slot)
   std::vector<L> label, size;
-  propagation.level(
-      label, size, fine_cap, [&](Id v, Id w) { return super[v] == super[w]; }, kClusterTieSalt,
-      out);
+  {
+    Kokkos::Profiling::ScopedRegion level_region("ttgnn::lp_order::clusters");
+    propagation.level(
+        label, size, fine_cap, [&](Id v, Id w) { return super[v] == super[w]; }, kClusterTieSalt,
+        out);
+  }
   std::vector<L> start(n), bucket(n);
   out.clusters = bucket_clusters(label, size, start, bucket);
   // The super cluster of a cluster is that of its members (clusters never cross super clusters).
@@ -327,6 +336,7 @@ LabelPropagationOrder label_propagation_order(CsrGraph<Ordinal, Kokkos::HostSpac
   std::vector<L> &ends = super_size;
   const std::vector<L> order = clusters_by_super_cluster(super, size, out.clusters, ends);
   std::vector<L>().swap(super);
+  Kokkos::Profiling::ScopedRegion pack_region("ttgnn::lp_order::pack");
   pack_slices(graph, rows, slice, label, size, start, bucket, order, ends, out);
   return out;
 }

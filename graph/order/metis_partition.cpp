@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "graph/csr_build.hpp"
 
+#include <Kokkos_Profiling_ScopedRegion.hpp>
 #include <metis.h>
 
 #include <algorithm>
@@ -290,6 +291,7 @@ std::vector<idx_t> call_metis(std::vector<idx_t> &xadj, std::vector<idx_t> &adjn
   idx_t nvtxs = static_cast<idx_t>(n), ncon = 1, nparts = static_cast<idx_t>(num_parts), objval = 0;
   std::vector<idx_t> out(n);
   const bool kway = options.algorithm == MetisAlgorithm::kway;
+  Kokkos::Profiling::ScopedRegion region("ttgnn::metis::part_graph");
   const int rc =
       kway
           ? METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr,
@@ -310,6 +312,7 @@ template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_onl
 MetisResult metis_partition(ExecutionSpace const &space,
                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                             std::int64_t num_parts, MetisOptions const &options) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::metis::partition");
   const Id n = graph.num_nodes();
   if (num_parts < 1)
     throw ConfigError("METIS: the number of parts must be >= 1 (got " + std::to_string(num_parts) +

@@ -8,6 +8,8 @@
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/order/label_propagation_order.hpp"
 
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -122,6 +124,7 @@ template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_onl
 NodeOrdering compute_ordering(ExecutionSpace const &space,
                               CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                               OrderingOptions const &options) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::ordering::compute");
   const auto t0 = std::chrono::steady_clock::now();
   const Id n = graph.num_nodes();
   NodeOrdering result;

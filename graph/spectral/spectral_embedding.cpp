@@ -7,6 +7,8 @@
 #include <Eigen/Dense>
 #include <Spectra/SymEigsSolver.h>
 
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -434,6 +436,7 @@ template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_onl
 SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
                                      CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                      SpectralOptions const &options) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::spectral::embedding");
   const auto t0 = std::chrono::steady_clock::now();
   const Id n = graph.num_nodes(), k = options.num_vectors;
   if (k < 1 || k > n)
@@ -452,12 +455,16 @@ SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
   // Eigen's OpenMP products choose their blocking, and so the order of their sums, from the
   // thread count: Spectra's and the dense solver's products run on one thread.
   const EigenPairs pairs = [&] {
+    Kokkos::Profiling::ScopedRegion eigensolve_region("ttgnn::spectral::eigensolve");
     const EigenThreads one_thread(1);
     return nontrivial_pairs(op, graph, known, options, nev, out);
   }();
 
   assemble_columns(known, pairs, k, ones, out);
-  const Id residual_matvecs = compute_residuals(space, graph, known.dinv, out);
+  const Id residual_matvecs = [&] {
+    Kokkos::Profiling::ScopedRegion residuals_region("ttgnn::spectral::residuals");
+    return compute_residuals(space, graph, known.dinv, out);
+  }();
   out.matvecs = op.matvecs() + residual_matvecs;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (options.max_residual > 0 && out.max_residual > options.max_residual)

@@ -5,6 +5,8 @@
 
 #include "core/tt/tt_lookup.hpp"
 
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
 namespace ttgnn {
 
 namespace detail {
@@ -41,6 +43,7 @@ void build_prefix_plan(
     Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> ids,
     std::int64_t num_rows, void const *core0, TtLookupWorkspace<Scalar, ExecutionSpace> &ws,
     char const *what) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::tt_lookup::prefix_plan");
   const int last = g.num_cores - 1;
   const auto batch = static_cast<std::int64_t>(ids.extent(0));
   reserve_entries(ws.keys, batch, "ttgnn::tt_lookup::keys");
@@ -184,6 +187,7 @@ void tt_lookup_forward(
                  typename ExecutionSpace::memory_space>
         out,
     TtLookupPath path, TtLookupWorkspace<Scalar, ExecutionSpace> &ws) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::tt_lookup::forward");
   using memory_space = typename ExecutionSpace::memory_space;
   const auto batch = static_cast<std::int64_t>(ids.extent(0));
   detail::check_rows_view(out, batch, cores.shape().dim(), "tt_lookup_forward: out");
@@ -231,6 +235,7 @@ void tt_lookup_backward(
         grad_rows,
     TtCores<Scalar, typename ExecutionSpace::memory_space> const &grads, TtLookupPath path,
     TtBackwardMode mode, TtLookupWorkspace<Scalar, ExecutionSpace> &ws) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::tt_lookup::backward");
   using memory_space = typename ExecutionSpace::memory_space;
   using const_matrix = Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space>;
   const auto batch = static_cast<std::int64_t>(ids.extent(0));
