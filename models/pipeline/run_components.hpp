@@ -10,7 +10,7 @@
 #include "models/embedding/embedding_init.hpp"
 #include "models/embedding/minibatch_input.hpp"
 #include "models/embedding/node_input.hpp"
-#include "models/gnn_config.hpp"
+#include "models/layers/gnn_config.hpp"
 #include "models/pipeline/node_order.hpp"
 #include "models/pipeline/run_config.hpp"
 #include "models/train/minibatch_trainer.hpp"

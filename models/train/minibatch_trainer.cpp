@@ -6,6 +6,7 @@
 #include "core/runtime/grow_only.hpp"
 #include "core/error.hpp"
 #include "core/counter_rng.hpp"
+#include "core/detail/instantiate.hpp"
 #include "core/runtime/allocation_tracker.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "graph/sampled_block_bounds.hpp"
@@ -349,15 +350,9 @@ MinibatchResult train_minibatch(ExecutionSpace const &space, Dataset<std::int32_
   template MinibatchResult train_minibatch<SPACE>(                                                 \
       SPACE const &, Dataset<std::int32_t> const &, MinibatchTrainOptions const &,                 \
       Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, std::int64_t);
-#ifdef KOKKOS_ENABLE_SERIAL
-TTGNN_INSTANTIATE_MINIBATCH(Kokkos::Serial)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-TTGNN_INSTANTIATE_MINIBATCH(Kokkos::OpenMP)
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-TTGNN_INSTANTIATE_MINIBATCH(Kokkos::Cuda)
-#endif
+TTGNN_INSTANTIATE_SERIAL(TTGNN_INSTANTIATE_MINIBATCH)
+TTGNN_INSTANTIATE_OPENMP(TTGNN_INSTANTIATE_MINIBATCH)
+TTGNN_INSTANTIATE_CUDA(TTGNN_INSTANTIATE_MINIBATCH)
 #undef TTGNN_INSTANTIATE_MINIBATCH
 
 } // namespace ttgnn
