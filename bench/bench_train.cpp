@@ -545,9 +545,10 @@ int run_sage(ttgnn::cli::Options const &o) {
   j.field("sampling_share", sample_share.empty() ? 0.0 : sample_share[0]);
   j.field("train_loss_mean", r.history.at(0).loss);
   { // the step against its FLOP bound: the work of the sampled blocks at the GEMM rate
-    const TtShape shape = m.input == InputKind::tt
-                              ? make_tt_shape(data.num_nodes(), m.embedding.dim, m.embedding.tt_rank)
-                              : TtShape();
+    const TtShape shape =
+        m.input == InputKind::tt
+            ? make_tt_shape(data.num_nodes(), m.embedding.dim, m.embedding.tt_rank)
+            : TtShape();
     const std::int64_t in_width =
         m.input == InputKind::features ? data.num_features() : m.embedding.dim;
     const StepWork w = step_work(data, m, in_width, data.num_classes,

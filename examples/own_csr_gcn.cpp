@@ -123,7 +123,7 @@ int run() {
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> row_of_node("own_csr_gcn::row_of_node", n);
   for (std::int64_t v = 0; v < n; ++v)
     row_of_node(v) = v;
-  ttgnn::EmbeddingConfig spec; // the table: here only its initial values are read
+  ttgnn::EmbeddingConfig spec;               // the table: here only its initial values are read
   spec.init = ttgnn::InitMethod::orthogonal; // random orthonormal columns (not spectral)
   spec.init_std = 0.1;
   table->set_cores_from_host(space,

@@ -116,8 +116,8 @@ TEST_CASE("check_run_config: one message for what mini-batch training does not i
   d.embedding.weight_decay = 1e-4;
   CHECK(message(d).empty());
   d.input = ttgnn::InputKind::embedding; // a full table's row-sparse gradient and Adam: neither
-  CHECK(message(d) == "--emb-weight-decay with --input emb (row-sparse Adam has no weight decay) " +
-                          suffix);
+  CHECK(message(d) ==
+        "--emb-weight-decay with --input emb (row-sparse Adam has no weight decay) " + suffix);
   d.embedding.weight_decay = 0;
   CHECK(message(d) ==
         "--tt-backward atomic with --input emb (the row-sparse gradient is merged by a sort) " +
