@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Configures and builds ttgnn (binary: build/bin/ttgnn).
 #
-#   scripts/build.sh [--cuda [ARCH]] [extra cmake arguments]
+#   scripts/build.sh [--cuda [ARCH]] [--app | --target NAME ...] [extra cmake arguments]
+#
+# Builds everything the configuration enables (the library, the `ttgnn` program, the test suite
+# and the header checks; ctest needs all of it) unless targets are named: `--app` builds only
+# the library and the program (the target `ttgnn_app`: what `build/bin/ttgnn` needs, a fraction
+# of the compile time), `--target NAME` (repeatable) any CMake target. Both only select what
+# `cmake --build` builds; the configuration is the same, so a later plain run builds the rest.
 #
 # Uses the Kokkos that scripts/install-deps.sh built (with --cuda: the CUDA one, compiled
 # through its nvcc_wrapper, into build-cuda/), unless Kokkos_ROOT is set in the environment
@@ -17,11 +23,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CUDA_ARGS=()
-if [ "${1:-}" = --cuda ]; then
-  CUDA_ARGS=(--cuda)
-  shift
-  if [[ ${1:-} =~ ^[0-9]+$ ]]; then CUDA_ARGS+=("$1"); shift; fi
-fi
+TARGETS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --cuda)
+      CUDA_ARGS=(--cuda)
+      shift
+      if [[ ${1:-} =~ ^[0-9]+$ ]]; then CUDA_ARGS+=("$1"); shift; fi ;;
+    --app) TARGETS+=(ttgnn_app); shift ;;
+    --target)
+      [ -n "${2:-}" ] || { echo "build.sh: --target needs a CMake target name" >&2; exit 1; }
+      TARGETS+=("$2"); shift 2 ;;
+    *) break ;; # the rest goes to cmake
+  esac
+done
 JOBS=${TTGNN_JOBS:-$(nproc)}
 PREFIX_ARGS=()
 PREFIX_OPT=()
@@ -59,4 +74,6 @@ if [ "${TTGNN_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
   EXTRA+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 cmake -S . -B "$BUILD_DIR" -DKokkos_ROOT="$KOKKOS" -DKokkosKernels_ROOT="$KOKKOS" "${PREFIX_ARGS[@]}" "${EXTRA[@]}" "$@" >/dev/null
-cmake --build "$BUILD_DIR" -j "$JOBS"
+BUILD_ARGS=()
+[ ${#TARGETS[@]} -eq 0 ] || BUILD_ARGS=(--target "${TARGETS[@]}")
+cmake --build "$BUILD_DIR" -j "$JOBS" "${BUILD_ARGS[@]}"
