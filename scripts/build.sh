@@ -5,7 +5,7 @@
 #
 # Builds everything the configuration enables (the library, the `ttgnn` program, the test suite
 # and the header checks; ctest needs all of it) unless targets are named: `--app` builds only
-# the library and the program (the target `ttgnn_app`: what `build/bin/ttgnn` needs, a fraction
+# the library and the program (the target `ttgnn_app`: what `build/bin/ttgnn` needs, about 30%
 # of the compile time), `--target NAME` (repeatable) any CMake target. Both only select what
 # `cmake --build` builds; the configuration is the same, so a later plain run builds the rest.
 #
