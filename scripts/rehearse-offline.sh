@@ -125,7 +125,7 @@ inside "ldd build-cuda/bin/ttgnn | grep -E 'not found|cuda|cublas|kokkos|openbla
 inside "ldd build-bench/bin/ttgnn | grep -E 'not found|kokkos|openblas|blas|gfortran|metis|zip' || true"
 
 # ---- 5. the README's first command, training part, with the CPU binary (no LD_LIBRARY_PATH)
-TRAIN=$(grep -m1 '^bash scripts/install-deps.sh && bash scripts/build.sh && build/bin/ttgnn train' "$HERE/README.md" \
+TRAIN=$(grep -m1 '^bash scripts/install-deps.sh && bash scripts/build.sh --app && build/bin/ttgnn train' "$HERE/README.md" \
   | sed 's/^.*&& build\/bin\/ttgnn train/ttgnn train/')
 [ -n "$TRAIN" ] || { echo "rehearse-offline.sh: README.md has no first command" >&2; exit 1; }
 step "inside: build-bench/bin/$TRAIN"

@@ -18,7 +18,7 @@ common=(--dataset "$cora" --input tt --order metis-hier --init ortho --tt-rank 4
 # 0. The README's first command (the main job) runs as written and prints accuracy and
 #    compression.
 readme=$(dirname "$cora")/../README.md
-main_cmd=$(grep -m1 '^bash scripts/install-deps.sh && bash scripts/build.sh && build/bin/ttgnn train ' "$readme")
+main_cmd=$(grep -m1 '^bash scripts/install-deps.sh && bash scripts/build.sh --app && build/bin/ttgnn train ' "$readme")
 test -n "$main_cmd"
 main_args=${main_cmd#*build/bin/ttgnn train }
 main_args=${main_args//datasets\/cora/$cora}
