@@ -6,6 +6,7 @@
 /// logits[subset]).
 
 #include "core/error.hpp"
+#include "core/runtime/byte_ledger.hpp"
 #include "core/kokkos_compat.hpp"
 #include "core/linalg/for_each_entry.hpp"
 #include "models/layers/layer.hpp"
@@ -102,6 +103,9 @@ public:
               w * (compat::exp(logits(v, j) - lse(q)) - (j == labels(v) ? Scalar(1) : Scalar(0)));
         });
   }
+
+  /// \brief Adds the per-row buffer kept between calls (grow-only) to \p ledger.
+  void add_workspace(ByteLedger &ledger) const { ledger.add(lse_); }
 
 private:
   matrix_type logits_;

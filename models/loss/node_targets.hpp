@@ -8,6 +8,7 @@
 /// the metric on several node sets from one set of logits.
 
 #include "core/linalg/gather_rows.hpp"
+#include "core/runtime/byte_ledger.hpp"
 #include "core/runtime/grow_only.hpp"
 #include "models/loss/classification_metrics.hpp"
 #include "models/loss/log_softmax_cross_entropy.hpp"
@@ -15,6 +16,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -126,6 +128,8 @@ public:
     else
       ce_.backward(space, grad_logits, scale);
   }
+  /// \brief Adds the buffers the loss keeps between calls to \p ledger (memory reports).
+  void add_workspace(ByteLedger &ledger) const { ce_.add_workspace(ledger); }
 
 private:
   bool multilabel_ = false;
@@ -133,17 +137,87 @@ private:
   SigmoidBinaryCrossEntropy<Scalar, ExecutionSpace> bce_;
 };
 
+/// \brief Grow-only buffers of node_scores, for one evaluation after another: a set's rows of
+/// the logits and of the targets (multi-label rows or class labels), and their host copies
+/// (on a device only: a host space scores its own rows).
+template <class Scalar, class ExecutionSpace> struct NodeScoresWorkspace {
+  using memory_space = typename ExecutionSpace::memory_space;
+  using targets_type = Kokkos::View<std::int8_t **, Kokkos::LayoutRight, memory_space>;
+  using host_matrix = Kokkos::View<Scalar **, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using host_targets_type = Kokkos::View<std::int8_t **, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  GrowingMatrix<Matrix<Scalar, ExecutionSpace>> logits;
+  GrowingMatrix<targets_type> targets;
+  Kokkos::View<std::int32_t *, memory_space> labels;
+  GrowingMatrix<host_matrix> host_logits;
+  GrowingMatrix<host_targets_type> host_targets;
+  Kokkos::View<std::int32_t *, Kokkos::HostSpace> host_labels;
+
+  /// Room for \p n rows of \p t logits and of \p tasks multi-label targets (-1: \p n class
+  /// labels instead), host copies included where the host cannot read the space's memory.
+  void reserve(std::int64_t n, std::int64_t t, std::int64_t tasks) {
+    constexpr bool host_reads =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    logits.rows("ttgnn::node_scores::logits", n, t);
+    if (!host_reads)
+      host_logits.rows("ttgnn::node_scores::host_logits", n, t);
+    if (tasks >= 0) {
+      targets.rows("ttgnn::node_scores::targets", n, tasks);
+      if (!host_reads)
+        host_targets.rows("ttgnn::node_scores::host_targets", n, tasks);
+    } else {
+      reserve_entries(labels, n, "ttgnn::node_scores::labels");
+      if (!host_reads)
+        reserve_entries(host_labels, n, "ttgnn::node_scores::host_labels");
+    }
+  }
+  /// Adds every buffer (its capacity) to \p ledger (memory reports).
+  void add_workspace(ByteLedger &ledger) const {
+    ledger.add(logits.storage()).add(targets.storage()).add(labels);
+    ledger.add(host_logits.storage()).add(host_targets.storage()).add(host_labels);
+  }
+};
+
+namespace detail {
+
+/// \p v (device) readable on the host: \p v itself when the host can read its memory, else
+/// copied into the leading entries / rows of \p host (grow-only).
+template <class View, class HostStorage>
+auto readable_on_host(View const &v, HostStorage &host, std::string const &label) {
+  using host_view = Kokkos::View<typename View::non_const_data_type, typename View::array_layout,
+                                 Kokkos::HostSpace>;
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename View::memory_space>::accessible) {
+    (void)host;
+    (void)label;
+    return host_view(v);
+  } else {
+    host_view h;
+    if constexpr (View::rank == 1)
+      h = grow_entries(host, label, static_cast<std::int64_t>(v.extent(0)));
+    else
+      h = host.rows(label, static_cast<std::int64_t>(v.extent(0)),
+                    static_cast<std::int64_t>(v.extent(1)));
+    Kokkos::deep_copy(h, v);
+    return h;
+  }
+}
+
+} // namespace detail
+
 /// \brief The metric of \p targets on each node set of \p sets (0 for an empty set): accuracy
 /// on the device (arg-max, first on ties), or ROC-AUC of a binary task or a multi-label metric
 /// on the host: each set's rows of the logits and targets are gathered on the space and only
-/// those are copied (on a device, the set's rows instead of all N x T entries).
+/// those are copied (on a device, the set's rows instead of all N x T entries). The gathered
+/// rows live in the buffers of \p workspace when given (sized for the largest set), else in new
+/// ones.
 template <class Scalar, class ExecutionSpace>
 std::vector<double> node_scores(
     ExecutionSpace const &space, Matrix<Scalar, ExecutionSpace> const &logits,
     NodeTargets<ExecutionSpace> const &targets,
     std::vector<Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>> const
-        &sets) {
-  using memory_space = typename ExecutionSpace::memory_space;
+        &sets,
+    NodeScoresWorkspace<Scalar, ExecutionSpace> *workspace = nullptr) {
+  using workspace_type = NodeScoresWorkspace<Scalar, ExecutionSpace>;
   std::vector<double> out(sets.size(), 0.0);
   const bool multilabel = targets.is_multilabel();
   if (!multilabel && targets.metric == NodeMetric::accuracy) {
@@ -160,37 +234,47 @@ std::vector<double> node_scores(
                              Kokkos::LayoutRight>::value,
                 "node_scores: logits must be row-major");
   const std::int64_t t = static_cast<std::int64_t>(logits.extent(1));
+  const std::int64_t tasks = static_cast<std::int64_t>(targets.multilabels.extent(1));
+  workspace_type own;
+  workspace_type &ws = workspace ? *workspace : own;
+  std::int64_t most = 0; // the buffers are sized for the largest set at once
+  for (auto const &set : sets)
+    most = std::max(most, static_cast<std::int64_t>(set.extent(0)));
+  if (most > 0)
+    ws.reserve(most, t, multilabel ? tasks : -1);
   for (std::size_t k = 0; k < sets.size(); ++k) {
     const std::int64_t n = static_cast<std::int64_t>(sets[k].extent(0));
     if (n == 0)
       continue;
     const auto ids = sets[k];
-    Matrix<Scalar, ExecutionSpace> rows(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_scores::logits"), n, t);
+    const Matrix<Scalar, ExecutionSpace> rows = ws.logits.rows("ttgnn::node_scores::logits", n, t);
     gather_rows(space, logits, ids, rows);
-    Kokkos::View<std::int8_t **, Kokkos::LayoutRight, memory_space> y(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_scores::targets"),
-        multilabel ? n : 0, targets.multilabels.extent(1));
-    Kokkos::View<std::int32_t *, memory_space> labels(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::node_scores::labels"),
-        multilabel ? 0 : n);
+    typename workspace_type::targets_type y;
+    Kokkos::View<std::int32_t *, typename workspace_type::memory_space> labels;
     if (multilabel) {
+      y = ws.targets.rows("ttgnn::node_scores::targets", n, tasks);
       gather_rows(space, targets.multilabels, ids, y);
     } else {
+      labels = grow_entries(ws.labels, "ttgnn::node_scores::labels", n);
       const auto all = targets.labels;
       Kokkos::parallel_for(
           "ttgnn::node_scores::gather_labels", Kokkos::RangePolicy<ExecutionSpace>(space, 0, n),
           KOKKOS_LAMBDA(std::int64_t i) { labels(i) = all(ids(i)); });
     }
-    space.fence(); // a host mirror of a host View is the View itself: no copy waits for us
-    const auto scores = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
-    const auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-    const auto lh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), labels);
+    space.fence(); // a host space reads its own rows: no copy waits for us
+    const auto scores =
+        detail::readable_on_host(rows, ws.host_logits, "ttgnn::node_scores::host_logits");
     std::vector<std::int64_t> local(static_cast<std::size_t>(n));
     std::iota(local.begin(), local.end(), std::int64_t(0));
-    out[k] = multilabel
-                 ? multilabel_metric(targets.metric, scores.data(), yh.data(), t, local.data(), n)
-                 : roc_auc_binary(scores.data(), lh.data(), local.data(), n);
+    if (multilabel) {
+      const auto yh =
+          detail::readable_on_host(y, ws.host_targets, "ttgnn::node_scores::host_targets");
+      out[k] = multilabel_metric(targets.metric, scores.data(), yh.data(), t, local.data(), n);
+    } else {
+      const auto lh =
+          detail::readable_on_host(labels, ws.host_labels, "ttgnn::node_scores::host_labels");
+      out[k] = roc_auc_binary(scores.data(), lh.data(), local.data(), n);
+    }
   }
   return out;
 }

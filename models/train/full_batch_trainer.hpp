@@ -109,14 +109,17 @@ public:
   /// (core/runtime/memory_breakdown.hpp): graph (the operator and its transpose, when distinct),
   /// features, table or TT cores with gradients, optimizer moments, GNN parameters and
   /// gradients, activations (the model's largest workspace after a training step, the input's
-  /// rows, the loss gradient). The host graph and features the caller holds go into \p graph
+  /// rows, the loss gradient), evaluation (the metric's and the validation loss's buffers; the
+  /// logits are the model's). The host graph and features the caller holds go into \p graph
   /// and \p features first (each allocation counts once); peak_rss_mb is set.
   MemoryBreakdown memory(ByteLedger graph = {}, ByteLedger features = {}) const {
     operator_type const &a = source_.graph_operator();
     graph.add(a.row_map).add(a.entries).add(a.values);
     graph.add(a.t_row_map).add(a.t_entries).add(a.t_values);
     // the model's input rows are the features (counted there) or the input's rows
-    return training_memory(model_, input_, loop_, graph, features);
+    MemoryBreakdown m = training_memory(model_, input_, loop_, graph, features);
+    m.eval_mb = to_mb(source_.eval_bytes());
+    return m;
   }
 
   /// \brief Writes the whole training state after epoch \p epoch (atomically).

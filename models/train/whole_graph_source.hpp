@@ -7,6 +7,7 @@
 /// and an evaluation-mode forward over the whole graph after every epoch giving the metric on
 /// train/valid/test and the validation loss.
 
+#include "core/runtime/byte_ledger.hpp"
 #include "models/gnn_model.hpp"
 #include "models/layers/graph_operator.hpp"
 #include "models/embedding/node_input.hpp"
@@ -68,7 +69,8 @@ public:
   EvalResult evaluate(ExecutionSpace const &space) {
     matrix_type const &logits = predict(space);
     EvalResult r;
-    const std::vector<double> m = node_scores(space, logits, targets_, {train_, valid_, test_});
+    const std::vector<double> m =
+        node_scores(space, logits, targets_, {train_, valid_, test_}, &scores_ws_);
     r.train_acc = m[0];
     r.valid_acc = m[1];
     r.test_acc = m[2];
@@ -89,6 +91,15 @@ public:
   /// id before a relabelling, so that relabelling the graph leaves the masks unchanged.
   void set_dropout_keys(ids_type keys) { dropout_keys_ = keys; }
 
+  /// Bytes of the evaluation's own buffers (the metric's gathered rows, the validation loss's);
+  /// the logits are the model's.
+  std::int64_t eval_bytes() const {
+    ByteLedger ledger;
+    scores_ws_.add_workspace(ledger);
+    eval_loss_.add_workspace(ledger);
+    return ledger.bytes();
+  }
+
   operator_type const &graph_operator() const { return a_; }
   ids_type const &train_nodes() const { return train_; }
   ids_type const &valid_nodes() const { return valid_; }
@@ -101,8 +112,9 @@ private:
   targets_type targets_;
   ids_type train_, valid_, test_;
   ids_type dropout_keys_;
-  NodeLoss<Scalar, ExecutionSpace>
-      eval_loss_; ///< kept: evaluation allocates nothing after the first
+  // kept: evaluation allocates nothing after the first
+  NodeLoss<Scalar, ExecutionSpace> eval_loss_;
+  NodeScoresWorkspace<Scalar, ExecutionSpace> scores_ws_;
 };
 
 } // namespace ttgnn

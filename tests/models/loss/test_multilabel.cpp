@@ -8,6 +8,7 @@
 #include "models/loss/node_targets.hpp"
 #include "models/train/full_batch_trainer.hpp"
 #include "models/train/minibatch_trainer.hpp"
+#include "epoch_allocations.hpp"
 #include "test_harness.hpp"
 
 #include <cmath>
@@ -174,6 +175,52 @@ TEST_CASE("mini-batch GraphSAGE on a generated multi-label graph: F1 and ROC-AUC
   CHECK(auc.median_eval_seconds() > 0);
   o.metric = ttgnn::NodeMetric::accuracy;
   CHECK_THROWS_AS(ttgnn::train_minibatch(Space(), d, o), ttgnn::ConfigError);
+}
+
+/// Full-batch training with a multi-label metric evaluated after every epoch (ROC-AUC, then
+/// micro-F1: the scores gather the sets' rows and copy them to the host) allocates no View after
+/// the first epoch.
+TEST_CASE("full-batch multi-label epochs with evaluation allocate no View after the first") {
+  using Space = Kokkos::DefaultExecutionSpace;
+  using M = Space::memory_space;
+  const Space space;
+  const auto d = multilabel_graph();
+  const std::int64_t n = d.num_nodes();
+  for (const auto metric : {ttgnn::NodeMetric::rocauc, ttgnn::NodeMetric::f1_micro}) {
+    INFO("metric " << ttgnn::to_string(metric));
+    ttgnn::NodeInput<float, Space> input(n);
+    ttgnn::FullEmbeddingOptions fo;
+    fo.gradient = ttgnn::FullGradient::dense;
+    auto table = std::make_shared<ttgnn::FullEmbedding<float, Space>>(n, 16, fo);
+    Kokkos::deep_copy(table->table(), 0.01f);
+    input.set_full_embedding(table);
+    ttgnn::GnnConfig cfg;
+    cfg.kind = ttgnn::GnnKind::gcn;
+    cfg.in_features = 16;
+    cfg.hidden = 16;
+    cfg.out_features = 8;
+    cfg.num_layers = 2;
+    cfg.dropout = 0.2;
+    cfg.seed = 1;
+    ttgnn::GnnModel<float, Space> model(cfg);
+    const auto a = ttgnn::gcn_norm<float>(space, d.graph);
+    auto y = Kokkos::create_mirror_view_and_copy(M(), d.multilabels);
+    auto train = Kokkos::create_mirror_view_and_copy(M(), d.train);
+    auto valid = Kokkos::create_mirror_view_and_copy(M(), d.valid);
+    auto test = Kokkos::create_mirror_view_and_copy(M(), d.test);
+    ttgnn::TrainOptions o;
+    o.epochs = 4;
+    o.lr = 0.02;
+    ttgnn::test::EpochAllocations allocations;
+    o.on_epoch = allocations.on_epoch();
+    ttgnn::FullBatchTrainer<float, Space> trainer(
+        space, model, input, a, ttgnn::NodeTargets<Space>(y, metric), train, valid, test, o);
+    const auto r = allocations.record([&] { return trainer.train(); });
+    CHECK(r.valid_acc > 0.5); // a score (not 0: the tasks hold both classes)
+    REQUIRE(allocations.epochs.size() == 4);
+    CHECK(ttgnn::test::EpochAllocations::total(allocations.epochs[0]) > 0);
+    allocations.check_none_from(1);
+  }
 }
 
 } // namespace
