@@ -42,6 +42,16 @@ struct EpochAllocations {
     return run();
   }
 
+  /// The allocations \p run makes (one record for the whole call).
+  template <class Run> static Record during(Run &&run) {
+    EpochAllocations a;
+    a.record([&] {
+      run();
+      return 0;
+    });
+    return current();
+  }
+
   /// Allocations in one record.
   static int total(Record const &r) {
     int n = 0;

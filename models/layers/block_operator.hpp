@@ -7,6 +7,7 @@
 
 #include "graph/csr_graph.hpp"
 #include "core/linalg/csr_transpose.hpp"
+#include "core/runtime/byte_ledger.hpp"
 #include "core/runtime/grow_only.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "models/layers/graph_operator.hpp"
@@ -23,6 +24,12 @@ namespace ttgnn {
 template <class Scalar, class MemorySpace> struct BlockOperatorWorkspace {
   Kokkos::View<Scalar *, MemorySpace> values;
   CsrTransposeWorkspace<std::int32_t, Scalar, MemorySpace> transpose;
+
+  /// Adds every buffer (its capacity) to \p ledger (memory reports).
+  void add_workspace(ByteLedger &ledger) const {
+    ledger.add(values).add(transpose.row_map).add(transpose.permutation).add(transpose.cursor);
+    ledger.add(transpose.entries).add(transpose.values);
+  }
 };
 
 /// \brief Mean over the sampled neighbours of each destination node of \p block: value of

@@ -12,6 +12,7 @@
 /// own forward on full-neighbour blocks.
 
 #include "core/runtime/byte_ledger.hpp"
+#include "core/runtime/grow_only.hpp"
 #include "core/linalg/dense_gemm.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
@@ -24,6 +25,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -61,7 +63,7 @@ void sage_inference_activation(ExecutionSpace const &space, Matrix<Scalar, Execu
 
 } // namespace detail
 
-/// \brief Memory of one layer-wise inference call, from the sizes of the Views it allocated.
+/// \brief Memory of one layer-wise inference call, from the sizes of its buffers.
 struct LayerwiseMemory {
   /// Largest sum over a layer of the N-row matrices alive together (the previous layer's output
   /// and this layer's; layer 0 has no input matrix).
@@ -74,6 +76,10 @@ struct LayerwiseMemory {
   /// Input rows produced over all chunks of layer 0 (>= N: a node is produced once per chunk
   /// that reads it).
   std::int64_t input_rows = 0;
+  /// With a LayerwiseWorkspace, the bytes it holds after the call: the largest sum over a layer
+  /// of the buffers alive together (at most node_matrix_bytes + chunk_buffer_bytes, and a
+  /// little alignment); 0 without one.
+  std::int64_t workspace_bytes = 0;
 };
 
 /// Default rows per step of layer-wise inference: steps large enough to keep the device busy
@@ -282,38 +288,160 @@ template <class Scalar, class ExecutionSpace> struct LayerwiseChunkBuffers {
   matrix_type x;    ///< the input rows of the distinct ids
   matrix_type t;    ///< mean of the neighbours' input rows, per own row
   matrix_type self; ///< the own rows' input rows
+};
 
-  /// Buffers for the chunks \p bounds of \p n nodes with \p in input columns; adds their bytes
-  /// to \p mem.
-  LayerwiseChunkBuffers(std::vector<std::int64_t> const &bounds,
-                        Kokkos::View<const std::int64_t *, Kokkos::HostSpace> row_map,
-                        std::int64_t n, std::int64_t in, LayerwiseMemory &mem) {
-    std::int64_t cap_keys = 0, cap_rows = 0;
+/// Rounds \p bytes up to the alignment of the buffers within a LayerwiseWorkspace (that of a
+/// Kokkos allocation: the kernels and the GEMMs see the same alignment as in Views of their own).
+inline std::int64_t layerwise_aligned(std::int64_t bytes) {
+  constexpr std::int64_t align = 128;
+  return (bytes + align - 1) / align * align;
+}
+
+} // namespace detail
+
+/// \brief Grow-only storage of sage_layerwise_inference, for one call after another (an
+/// evaluation after every epoch): one allocation holding, at each layer, what that layer needs at
+/// once: its output (N x width), its input (the previous layer's output) and its chunk buffers.
+/// The outputs of even layers lie at the start of the allocation, those of odd layers at its
+/// end and the chunk buffers between them, so the allocation is the largest sum of one layer's
+/// buffers: what a call without a workspace holds at its peak, not one matrix per layer. The
+/// first allocation is exact; a later call that needs more replaces it with a quarter more.
+template <class Scalar, class ExecutionSpace> class LayerwiseWorkspace {
+public:
+  using memory_space = typename ExecutionSpace::memory_space;
+
+  /// Bytes of the allocation (memory reports count it).
+  std::int64_t bytes() const { return view_bytes(storage_); }
+  /// Adds the allocation to \p ledger.
+  void add_workspace(ByteLedger &ledger) const { ledger.add(storage_); }
+  /// Frees the allocation (the next call allocates again).
+  void release() { storage_ = {}; }
+  /// The allocation, grown to at least \p bytes (reserve_entries).
+  unsigned char *reserve(std::int64_t bytes) {
+    reserve_entries(storage_, bytes, "ttgnn::layerwise_inference::workspace");
+    return storage_.data();
+  }
+
+private:
+  Kokkos::View<unsigned char *, memory_space> storage_;
+};
+
+namespace detail {
+
+/// \brief The buffers of one sage_layerwise_inference call, sized from its chunks: in a
+/// LayerwiseWorkspace (see there), or each a View of its own (an output lives as long as the
+/// caller holds it, the others until the end of their layer). Records their sizes in \p mem.
+template <class Scalar, class ExecutionSpace> class LayerwiseBuffers {
+public:
+  using matrix_type = Matrix<Scalar, ExecutionSpace>;
+  using ids_type = typename LayerwiseChunkBuffers<Scalar, ExecutionSpace>::ids_type;
+  using layer_type = LayerwiseLayer<Scalar, ExecutionSpace>;
+
+  /// \param bounds layer 0's chunks (layerwise_input_chunks), \param chunk later layers' rows
+  /// per step
+  LayerwiseBuffers(std::vector<layer_type> const &layers, std::int64_t n, std::int64_t chunk,
+                   std::vector<std::int64_t> const &bounds,
+                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> row_map,
+                   LayerwiseWorkspace<Scalar, ExecutionSpace> *workspace, LayerwiseMemory &mem)
+      : layers_(layers), n_(n), later_rows_(std::min(n, chunk)) {
     for (std::size_t j = 0; j + 1 < bounds.size(); ++j) {
       const std::int64_t a = bounds[j], b = bounds[j + 1];
-      cap_rows = std::max(cap_rows, b - a);
-      cap_keys = std::max(cap_keys, (b - a) + row_map(b) - row_map(a));
+      cap_rows_ = std::max(cap_rows_, b - a);
+      cap_keys_ = std::max(cap_keys_, (b - a) + row_map(b) - row_map(a));
     }
-    keys = ids_type(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::keys"),
-        cap_keys);
-    unique = ids_type(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::unique"),
-        cap_keys);
     // the distinct ids of a chunk: at most min(ids, N)
-    x = matrix_type(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::x"),
-        std::min(cap_keys, n), in);
-    t = matrix_type(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::mean"),
-        cap_rows, in);
-    self = matrix_type(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::self"),
-        cap_rows, in);
-    mem.chunk_buffer_bytes = std::max(
-        mem.chunk_buffer_bytes, static_cast<std::int64_t>(2 * cap_keys * sizeof(std::int64_t)) +
-                                    view_bytes(x) + view_bytes(t) + view_bytes(self));
+    x_rows_ = std::min(cap_keys_, n);
+    const std::int64_t in0 = layers.front().in;
+    const std::int64_t ids_bytes = cap_keys_ * std::int64_t(sizeof(std::int64_t));
+    const std::int64_t x_bytes = x_rows_ * in0 * std::int64_t(sizeof(Scalar));
+    const std::int64_t rows_bytes = cap_rows_ * in0 * std::int64_t(sizeof(Scalar));
+    // what a call without a workspace holds at once (the N-row matrices, the chunk buffers)
+    mem.node_matrix_bytes = output_bytes(0);
+    mem.chunk_buffer_bytes = 2 * ids_bytes + x_bytes + 2 * rows_bytes;
+    // the workspace: layer 0's output and chunk buffers, then per later layer its output, its
+    // input and its step's means (each buffer aligned)
+    std::int64_t need = layerwise_aligned(output_bytes(0)) + 2 * layerwise_aligned(ids_bytes) +
+                        layerwise_aligned(x_bytes) + 2 * layerwise_aligned(rows_bytes);
+    for (std::size_t l = 1; l < layers.size(); ++l) {
+      mem.node_matrix_bytes =
+          std::max(mem.node_matrix_bytes, output_bytes(l) + output_bytes(l - 1));
+      mem.chunk_buffer_bytes = std::max(mem.chunk_buffer_bytes, mean_bytes(l));
+      need = std::max(need, layerwise_aligned(output_bytes(l)) +
+                                layerwise_aligned(output_bytes(l - 1)) +
+                                layerwise_aligned(mean_bytes(l)));
+    }
+    if (workspace) {
+      base_ = workspace->reserve(need);
+      size_ = need;
+      mem.workspace_bytes = workspace->bytes();
+    }
   }
+
+  /// Layer \p l's output, N x its width (in a workspace: at its start for even l, its end for
+  /// odd l).
+  matrix_type output(std::size_t l) const {
+    const std::int64_t width = layers_[l].out;
+    if (base_ == nullptr)
+      return matrix_type(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::h"), n_,
+          width);
+    const std::int64_t at = l % 2 == 0 ? 0 : size_ - layerwise_aligned(output_bytes(l));
+    return matrix_type(reinterpret_cast<Scalar *>(base_ + at), n_, width);
+  }
+
+  /// Layer 0's chunk buffers (in a workspace: after layer 0's output).
+  LayerwiseChunkBuffers<Scalar, ExecutionSpace> chunk_buffers() const {
+    const std::int64_t in = layers_.front().in;
+    LayerwiseChunkBuffers<Scalar, ExecutionSpace> buf;
+    if (base_ == nullptr) {
+      auto alloc = [](std::string const &label) {
+        return Kokkos::view_alloc(Kokkos::WithoutInitializing, label);
+      };
+      buf.keys = ids_type(alloc("ttgnn::layerwise_inference::keys"), cap_keys_);
+      buf.unique = ids_type(alloc("ttgnn::layerwise_inference::unique"), cap_keys_);
+      buf.x = matrix_type(alloc("ttgnn::layerwise_inference::x"), x_rows_, in);
+      buf.t = matrix_type(alloc("ttgnn::layerwise_inference::mean"), cap_rows_, in);
+      buf.self = matrix_type(alloc("ttgnn::layerwise_inference::self"), cap_rows_, in);
+      return buf;
+    }
+    std::int64_t at = layerwise_aligned(output_bytes(0));
+    buf.keys = ids_type(reinterpret_cast<std::int64_t *>(base_ + at), cap_keys_);
+    at += layerwise_aligned(view_bytes(buf.keys));
+    buf.unique = ids_type(reinterpret_cast<std::int64_t *>(base_ + at), cap_keys_);
+    at += layerwise_aligned(view_bytes(buf.unique));
+    buf.x = matrix_type(reinterpret_cast<Scalar *>(base_ + at), x_rows_, in);
+    at += layerwise_aligned(view_bytes(buf.x));
+    buf.t = matrix_type(reinterpret_cast<Scalar *>(base_ + at), cap_rows_, in);
+    at += layerwise_aligned(view_bytes(buf.t));
+    buf.self = matrix_type(reinterpret_cast<Scalar *>(base_ + at), cap_rows_, in);
+    return buf;
+  }
+
+  /// The neighbour means of one step of layer \p l > 0 (in a workspace: between the output of
+  /// the layer before, its input, and its own).
+  matrix_type later_mean(std::size_t l) const {
+    if (base_ == nullptr)
+      return matrix_type(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::mean"),
+          later_rows_, layers_[l].in);
+    const std::int64_t even = l % 2 == 0 ? l : l - 1; // the output at the start
+    return matrix_type(reinterpret_cast<Scalar *>(base_ + layerwise_aligned(output_bytes(even))),
+                       later_rows_, layers_[l].in);
+  }
+
+private:
+  std::int64_t output_bytes(std::size_t l) const {
+    return n_ * layers_[l].out * std::int64_t(sizeof(Scalar));
+  }
+  std::int64_t mean_bytes(std::size_t l) const {
+    return later_rows_ * layers_[l].in * std::int64_t(sizeof(Scalar));
+  }
+
+  std::vector<layer_type> const &layers_;
+  std::int64_t n_, later_rows_;
+  std::int64_t cap_keys_ = 0, cap_rows_ = 0, x_rows_ = 0;
+  unsigned char *base_ = nullptr; // the workspace's allocation (none: Views of their own)
+  std::int64_t size_ = 0;         // the part of it in use
 };
 
 /// Layer 0 for the nodes [a, b) into y: their own and neighbour ids, sorted and made distinct,
@@ -354,36 +482,31 @@ void layerwise_input_chunk(ExecutionSpace const &space,
   mem.input_rows += u;
 }
 
-/// Layer 0 into y, in chunks of at most \p chunk own + neighbour ids.
+/// Layer 0 into y, in the chunks \p bounds (of at most `chunk` own + neighbour ids).
 template <class Scalar, class ExecutionSpace, class Ordinal, class InputRows>
 void layerwise_input_layer(ExecutionSpace const &space,
                            FullGraphMean<ExecutionSpace, Ordinal> const &graph,
+                           Kokkos::View<const std::int64_t *, Kokkos::HostSpace> host_row_map,
                            InputRows &input_rows,
-                           LayerwiseLayer<Scalar, ExecutionSpace> const &layer, std::int64_t chunk,
+                           LayerwiseLayer<Scalar, ExecutionSpace> const &layer,
+                           std::vector<std::int64_t> const &bounds,
+                           LayerwiseChunkBuffers<Scalar, ExecutionSpace> const &buf,
                            Matrix<Scalar, ExecutionSpace> const &y, LayerwiseMemory &mem) {
-  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> host_row_map = graph.host_row_map;
-  if (host_row_map.extent(0) != graph.row_map.extent(0)) // not made by FullGraphMean::build
-    host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.row_map);
-  const std::vector<std::int64_t> bounds = layerwise_input_chunks(host_row_map, chunk);
-  const LayerwiseChunkBuffers<Scalar, ExecutionSpace> buf(bounds, host_row_map, graph.num_nodes,
-                                                          layer.in, mem);
   for (std::size_t j = 0; j + 1 < bounds.size(); ++j)
     layerwise_input_chunk(space, graph, input_rows, layer, buf, host_row_map, bounds[j],
                           bounds[j + 1], y, mem);
 }
 
-/// Layer l > 0 into y from the previous layer's output h, \p chunk rows a step.
+/// Layer l > 0 into y from the previous layer's output h, \p chunk rows a step (t: a step's
+/// neighbour means, min(N, chunk) rows).
 template <class Scalar, class ExecutionSpace, class Ordinal>
 void layerwise_later_layer(ExecutionSpace const &space,
                            FullGraphMean<ExecutionSpace, Ordinal> const &graph,
                            LayerwiseLayer<Scalar, ExecutionSpace> const &layer, std::int64_t chunk,
                            Matrix<Scalar, ExecutionSpace> const &h,
-                           Matrix<Scalar, ExecutionSpace> const &y, LayerwiseMemory &mem) {
+                           Matrix<Scalar, ExecutionSpace> const &y,
+                           Matrix<Scalar, ExecutionSpace> const &t) {
   const std::int64_t n = graph.num_nodes;
-  Matrix<Scalar, ExecutionSpace> t(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::mean"),
-      std::min(n, chunk), layer.in);
-  mem.chunk_buffer_bytes = std::max(mem.chunk_buffer_bytes, view_bytes(t));
   for (std::int64_t a = 0; a < n; a += chunk) {
     const std::int64_t b = std::min(n, a + chunk);
     const auto tc = layerwise_rows(t, 0, b - a);
@@ -405,15 +528,20 @@ void layerwise_later_layer(ExecutionSpace const &space,
 /// node of larger degree is a step of its own); later layers: rows per step; 0 (the default):
 /// layerwise_auto_chunk
 /// \param memory when given, receives the sizes of what was allocated (LayerwiseMemory)
+/// \param workspace when given, every buffer lives in it (LayerwiseWorkspace: nothing is
+/// allocated once it is large enough) and the result views it, valid until its next use; else
+/// the buffers are Views of their own and the result is the caller's
 /// Memory: the output of layer l and the input of layer l (for l > 0) as N x width matrices (the
-/// previous one is freed once the next is done, unless the caller holds it) plus chunk buffers.
+/// previous one is freed once the next is done, unless the caller holds it) plus chunk buffers;
+/// a workspace holds the largest sum of these over the layers.
 /// Throws ConfigError for a GCN model or mismatched shapes.
 template <class Scalar, class ExecutionSpace, class Ordinal, class InputRows,
           std::enable_if_t<!Kokkos::is_view<std::decay_t<InputRows>>::value, int> = 0>
 Matrix<Scalar, ExecutionSpace> sage_layerwise_inference(
     ExecutionSpace const &space, GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model,
     FullGraphMean<ExecutionSpace, Ordinal> const &graph, InputRows &&input_rows,
-    std::int64_t chunk = 0, LayerwiseMemory *memory = nullptr) {
+    std::int64_t chunk = 0, LayerwiseMemory *memory = nullptr,
+    LayerwiseWorkspace<Scalar, ExecutionSpace> *workspace = nullptr) {
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
   const auto layers = detail::layerwise_layers(model);
   if (chunk <= 0) {
@@ -422,18 +550,23 @@ Matrix<Scalar, ExecutionSpace> sage_layerwise_inference(
       width = std::max(width, layer.in);
     chunk = layerwise_auto_chunk<Scalar>(space, width);
   }
+  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> host_row_map = graph.host_row_map;
+  if (host_row_map.extent(0) != graph.row_map.extent(0)) // not made by FullGraphMean::build
+    host_row_map = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), graph.row_map);
+  const std::vector<std::int64_t> bounds = detail::layerwise_input_chunks(host_row_map, chunk);
   LayerwiseMemory mem;
+  const detail::LayerwiseBuffers<Scalar, ExecutionSpace> buffers(
+      layers, graph.num_nodes, chunk, bounds, host_row_map, workspace, mem);
   matrix_type h; // output of the previous layer (empty before layer 1)
   for (std::size_t l = 0; l < layers.size(); ++l) {
-    matrix_type y(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::layerwise_inference::h"),
-                  graph.num_nodes, layers[l].out);
-    mem.node_matrix_bytes = std::max(mem.node_matrix_bytes, view_bytes(y) + view_bytes(h));
+    const matrix_type y = buffers.output(l);
     if (l == 0)
-      detail::layerwise_input_layer(space, graph, input_rows, layers[l], chunk, y, mem);
+      detail::layerwise_input_layer(space, graph, host_row_map, input_rows, layers[l], bounds,
+                                    buffers.chunk_buffers(), y, mem);
     else
-      detail::layerwise_later_layer(space, graph, layers[l], chunk, h, y, mem);
+      detail::layerwise_later_layer(space, graph, layers[l], chunk, h, y, buffers.later_mean(l));
     space.fence();
-    h = y; // frees the previous layer's output
+    h = y; // frees the previous layer's output (without a workspace)
   }
   if (memory)
     *memory = mem;
@@ -445,7 +578,8 @@ template <class Scalar, class ExecutionSpace, class Ordinal>
 Matrix<Scalar, ExecutionSpace> sage_layerwise_inference(
     ExecutionSpace const &space, GnnModel<Scalar, ExecutionSpace, std::int32_t> const &model,
     FullGraphMean<ExecutionSpace, Ordinal> const &graph, Matrix<Scalar, ExecutionSpace> const &h0,
-    std::int64_t chunk = 0, LayerwiseMemory *memory = nullptr) {
+    std::int64_t chunk = 0, LayerwiseMemory *memory = nullptr,
+    LayerwiseWorkspace<Scalar, ExecutionSpace> *workspace = nullptr) {
   detail::require_extents(h0, graph.num_nodes, model.width(0),
                           "ttgnn::sage_layerwise_inference: h0");
   return sage_layerwise_inference(
@@ -459,7 +593,7 @@ Matrix<Scalar, ExecutionSpace> sage_layerwise_inference(
             Kokkos::RangePolicy<ExecutionSpace>(s, 0, static_cast<std::int64_t>(ids.extent(0)) * c),
             detail::LayerwiseGatherRows<Scalar, ExecutionSpace>{h0, out, ids, c});
       },
-      chunk, memory);
+      chunk, memory, workspace);
 }
 
 } // namespace ttgnn

@@ -15,6 +15,7 @@
 #include "core/runtime/byte_ledger.hpp"
 #include "core/linalg/dense_gemm.hpp"
 #include "core/error.hpp"
+#include "core/runtime/grow_only.hpp"
 #include "graph/neighbor_sampler.hpp"
 #include "models/layers/block_operator.hpp"
 #include "models/gnn_model.hpp"
@@ -40,6 +41,37 @@ struct SubsetInferenceMemory {
   /// The model's workspace within max_batch_bytes (buffers it resizes in place: a caller that
   /// already counts the model's training workspace counts only the rest).
   std::int64_t max_model_bytes = 0;
+  /// With a SubsetInferenceWorkspace, the bytes it holds after the call (the capacity of the
+  /// batches' buffers, kept for the next call, and the output); 0 without one.
+  std::int64_t workspace_bytes = 0;
+};
+
+/// \brief Grow-only buffers of sage_subset_inference, for one call after another (an evaluation
+/// after every epoch): the sampled batch (one batch at a time: a batch's kernels are queued on
+/// the space before the next batch is sampled on it), its block operators, its input rows and
+/// the output. Nothing is allocated once they hold the largest batch.
+template <class Scalar, class ExecutionSpace> struct SubsetInferenceWorkspace {
+  using memory_space = typename ExecutionSpace::memory_space;
+  SamplerWorkspace<memory_space> sampler;
+  std::vector<BlockOperatorWorkspace<Scalar, memory_space>> blocks; ///< one per layer
+  GrowingMatrix<Matrix<Scalar, ExecutionSpace>> x0, out;
+
+  /// Adds every buffer (its capacity) to \p ledger (memory reports).
+  void add_workspace(ByteLedger &ledger) const {
+    ledger.add_all(sampler.nodes).add_all(sampler.row_maps).add_all(sampler.entries);
+    ledger.add(sampler.picked).add(sampler.new_rank);
+    for (auto const &b : blocks)
+      b.add_workspace(ledger);
+    ledger.add(x0.storage()).add(out.storage());
+  }
+  /// Bytes of add_workspace's buffers.
+  std::int64_t bytes() const {
+    ByteLedger ledger;
+    add_workspace(ledger);
+    return ledger.bytes();
+  }
+  /// Frees every buffer (the next call allocates again).
+  void release() { *this = SubsetInferenceWorkspace(); }
 };
 
 /// \brief Logits of \p nodes (nodes.extent(0) x classes, row i = node nodes(i)) from a
@@ -50,6 +82,9 @@ struct SubsetInferenceMemory {
 /// to out(i, :) (as sage_layerwise_inference takes it)
 /// \param nodes distinct node ids, \param batch_size nodes per batch
 /// \param stream names the sampler's random streams (with the batch index)
+/// \param workspace when given, the batches and the output live in its buffers (nothing is
+/// allocated once they hold the largest batch) and the result views it, valid until its next
+/// use; else in new ones
 /// Throws ConfigError for a GCN model, a layer-count mismatch or batch_size < 1; InputError for
 /// an out-of-range or repeated node id (from the sampler).
 template <class Scalar, class ExecutionSpace, class InputRows>
@@ -58,7 +93,8 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
     NeighborSampler<std::int32_t, typename ExecutionSpace::memory_space> &sampler,
     InputRows &&input_rows,
     Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> nodes,
-    std::int64_t batch_size, std::uint64_t stream, SubsetInferenceMemory *memory = nullptr) {
+    std::int64_t batch_size, std::uint64_t stream, SubsetInferenceMemory *memory = nullptr,
+    SubsetInferenceWorkspace<Scalar, ExecutionSpace> *workspace = nullptr) {
   using matrix_type = Matrix<Scalar, ExecutionSpace>;
   GnnConfig const &cfg = model.config();
   if (cfg.kind != GnnKind::sage)
@@ -70,8 +106,14 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
     throw ConfigError("subset inference: batch size must be >= 1");
   model.set_training(false);
   const std::int64_t n = static_cast<std::int64_t>(nodes.extent(0));
-  matrix_type out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::subset_inference::out"),
-                  n, model.width(cfg.num_layers));
+  const std::int64_t classes = model.width(cfg.num_layers);
+  const matrix_type out = workspace
+                              ? workspace->out.rows("ttgnn::subset_inference::out", n, classes)
+                              : matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                               "ttgnn::subset_inference::out"),
+                                            n, classes);
+  if (workspace)
+    workspace->blocks.resize(static_cast<std::size_t>(cfg.num_layers));
   SubsetInferenceMemory mem;
   for (std::int64_t first = 0, b = 0; first < n; first += batch_size, ++b) {
     const std::int64_t last = std::min(n, first + batch_size);
@@ -79,14 +121,19 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
     std::vector<GraphOperator<Scalar, ExecutionSpace, std::int32_t>> ops;
     std::int64_t n_in = 0, batch_bytes = 0, model_bytes = 0;
     {
-      const auto batch = sampler.sample(space, seeds, stream, static_cast<std::uint64_t>(b));
-      for (auto const &blk : batch.blocks)
-        ops.push_back(block_mean_operator<Scalar>(space, blk));
+      const auto batch = sampler.sample(space, seeds, stream, static_cast<std::uint64_t>(b),
+                                        workspace ? &workspace->sampler : nullptr);
+      for (std::size_t l = 0; l < batch.blocks.size(); ++l)
+        ops.push_back(block_mean_operator<Scalar>(space, batch.blocks[l],
+                                                  workspace ? &workspace->blocks[l] : nullptr));
       mem.max_block_edges = std::max(mem.max_block_edges, batch.num_edges());
       const auto ids = batch.input_nodes();
       n_in = static_cast<std::int64_t>(ids.extent(0));
-      matrix_type x0(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::subset_inference::x0"),
-                     n_in, model.width(0));
+      const matrix_type x0 =
+          workspace ? workspace->x0.rows("ttgnn::subset_inference::x0", n_in, model.width(0))
+                    : matrix_type(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                     "ttgnn::subset_inference::x0"),
+                                  n_in, model.width(0));
       input_rows(space, ids, x0);
       // the seeds are the first rows of the last block's output
       Kokkos::deep_copy(space, Kokkos::subview(out, std::make_pair(first, last), Kokkos::ALL),
@@ -114,6 +161,8 @@ Matrix<Scalar, ExecutionSpace> sage_subset_inference(
     }
   }
   space.fence();
+  if (workspace)
+    mem.workspace_bytes = workspace->bytes();
   if (memory)
     *memory = mem;
   return out;

@@ -375,6 +375,28 @@ template <class ExecutionSpace> void check_layerwise_without_table() {
         CHECK(rows.calls == 1);
         CHECK(mem.input_rows == n);
       }
+      // In a workspace: the same rows bit for bit and the same sizes, in one allocation of no
+      // more than the call above held at once (its largest layer: output, input and chunk
+      // buffers, each aligned to 128 bytes); a second call allocates nothing.
+      ttgnn::LayerwiseWorkspace<double, ExecutionSpace> ws;
+      ttgnn::LayerwiseMemory wmem;
+      auto in_ws = Kokkos::create_mirror_view_and_copy(
+          Kokkos::HostSpace(),
+          ttgnn::sage_layerwise_inference(space, model, full, rows, chunk, &wmem, &ws));
+      for (std::int64_t i = 0; i < n; ++i)
+        for (int c = 0; c < 3; ++c)
+          CHECK(in_ws(i, c) == got(i, c));
+      CHECK(wmem.node_matrix_bytes == mem.node_matrix_bytes);
+      CHECK(wmem.chunk_buffer_bytes == mem.chunk_buffer_bytes);
+      CHECK(wmem.input_rows == mem.input_rows);
+      CHECK(mem.workspace_bytes == 0);
+      CHECK(wmem.workspace_bytes == ws.bytes());
+      CHECK(ws.bytes() > mem.node_matrix_bytes);
+      CHECK(ws.bytes() <= mem.node_matrix_bytes + mem.chunk_buffer_bytes + 7 * 128);
+      const auto again = ttgnn::test::EpochAllocations::during(
+          [&] { ttgnn::sage_layerwise_inference(space, model, full, rows, chunk, nullptr, &ws); });
+      CHECK(again.empty());
+      CHECK(wmem.workspace_bytes == ws.bytes());
     }
   }
 }
@@ -440,6 +462,24 @@ template <class ExecutionSpace> void check_subset_inference() {
   auto s1 = subset({2, 2, 2}, 5, nullptr), s2 = subset({2, 2, 2}, 5, nullptr);
   CHECK(max_diff(s1, s2) == 0.0);
   CHECK(max_diff(s1, all) > 1e-3 * scale);
+  // In a workspace, exact or sampled: the same rows bit for bit, and once it holds the largest
+  // batch a call allocates nothing.
+  for (std::vector<std::int64_t> fanouts : {std::vector<std::int64_t>{-1, -1, -1}, {2, 2, 2}}) {
+    auto sampler = sampler_in<ExecutionSpace>(data, fanouts, 17);
+    const auto nodes_d = ids_in<ExecutionSpace>(nodes);
+    ttgnn::SubsetInferenceWorkspace<double, ExecutionSpace> ws;
+    ttgnn::SubsetInferenceMemory wmem;
+    auto in_ws = Kokkos::create_mirror_view_and_copy(
+        Kokkos::HostSpace(),
+        ttgnn::sage_subset_inference(space, model, sampler, rows, nodes_d, 10, 5, &wmem, &ws));
+    CHECK(max_diff(in_ws, subset(fanouts, 5, nullptr)) == 0.0);
+    CHECK(wmem.workspace_bytes == ws.bytes());
+    CHECK(wmem.workspace_bytes > wmem.max_input_rows * 12 * 8); // the input rows and more
+    const auto again = ttgnn::test::EpochAllocations::during([&] {
+      ttgnn::sage_subset_inference(space, model, sampler, rows, nodes_d, 10, 5, nullptr, &ws);
+    });
+    CHECK(again.empty());
+  }
   // Errors: layers against fan-outs, batch size, repeated nodes.
   auto two = sampler_in<ExecutionSpace>(data, {-1, -1}, 0);
   const auto nodes_in = ids_in<ExecutionSpace>(nodes);
