@@ -9,6 +9,8 @@
 
 #include "core/error.hpp"
 #include "core/linalg/key_grouping.hpp"
+#include "core/runtime/byte_ledger.hpp"
+#include "core/runtime/grow_only.hpp"
 #include "core/tt/tt_lookup.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -109,10 +111,12 @@ public:
   /// Dense gradient (num_rows x dim; empty with a sparse gradient).
   rows_type const &dense_gradient() const { return dense_grad_; }
 
-  /// \brief Adds the gradients (dense, or the sparse rows and ids) and the backward's key
-  /// grouping to \p ledger (the table itself is parameters()).
+  /// \brief Adds the gradients (dense, or the sparse rows and ids with the buffers they are
+  /// merged in: their capacity) and the backward's key grouping to \p ledger (the table itself is
+  /// parameters()).
   void add_gradients(ByteLedger &ledger) const {
-    ledger.add(dense_grad_).add(sparse_ids_).add(sparse_rows_);
+    ledger.add(dense_grad_).add(sparse_ids_storage_).add(sparse_rows_storage_.storage());
+    ledger.add(merge_ids_).add(merge_rows_.storage());
     grouping_.add_workspace(ledger);
   }
 
@@ -128,6 +132,10 @@ private:
   Kokkos::View<std::int64_t *, memory_space> sparse_ids_;
   rows_type sparse_rows_;
   std::int64_t sparse_size_ = 0;
+  // grow-only storage of the sparse gradient (sparse_ids_, sparse_rows_ view its leading part)
+  // and of the rows merged in backward: a step after the first few allocates nothing
+  Kokkos::View<std::int64_t *, memory_space> sparse_ids_storage_, merge_ids_;
+  GrowingMatrix<rows_type> sparse_rows_storage_, merge_rows_;
   KeyGrouping<ExecutionSpace> grouping_;
 };
 

@@ -200,9 +200,9 @@ public:
     if (!trainable())
       return;
     row_ids_ = ids;
-    if (rows_.extent(0) > 0) {
-      Kokkos::View<std::int64_t *, memory_space> mapped(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch_input::row_ids"), b);
+    if (rows_.extent(0) > 0) { // in a grow-only buffer, valid until the next forward
+      const Kokkos::View<std::int64_t *, memory_space> mapped =
+          grow_entries(row_ids_ws_, "ttgnn::minibatch_input::row_ids", b);
       auto rows = rows_;
       Kokkos::parallel_for(
           "ttgnn::minibatch_input::map_rows", Kokkos::RangePolicy<ExecutionSpace>(space, 0, b),
@@ -271,6 +271,7 @@ public:
     emb_rows_ = matrix_type();
     emb_rows_ws_.release();
     row_ids_ = ids_type();
+    row_ids_ws_ = {};
     return held.bytes();
   }
 
@@ -356,11 +357,12 @@ public:
   }
 
 private:
-  /// The buffers of the last lookup: the TT plan and buffers, the embedding rows.
+  /// The buffers of the last lookup: the TT plan and buffers, the embedding rows, the rows'
+  /// ids under a row map.
   void add_workspace(ByteLedger &workspace) const {
     if (tt_)
       tt_->add_workspace(workspace);
-    workspace.add(emb_rows_ws_.storage());
+    workspace.add(emb_rows_ws_.storage()).add(row_ids_ws_);
   }
 
   InputKind kind_;
@@ -371,6 +373,7 @@ private:
   SparseFeatureRows<Scalar, ExecutionSpace> sparse_features_;
   Kokkos::View<std::int64_t *, memory_space> rows_;
   ids_type row_ids_;
+  Kokkos::View<std::int64_t *, memory_space> row_ids_ws_; // row_ids_ under a row map (grow-only)
   std::unique_ptr<FullEmbedding<Scalar, ExecutionSpace>> full_;
   std::unique_ptr<TtEmbedding<Scalar, ExecutionSpace>> tt_;
   optimizer_type opt_;

@@ -61,12 +61,11 @@ void FullEmbedding<Scalar, ExecutionSpace>::backward(ExecutionSpace const &space
                          detail::make_team_policy(space, grouping_.num_groups, 0), f);
     return;
   }
-  // Sparse: merge the rows already there (first) with the batch, then sum per distinct id.
+  // Sparse: merge the rows already there (first) with the batch, then sum per distinct id (in
+  // grow-only buffers: the merged rows, then the sums over the old ones once merged).
   const auto old = sparse_size_, total = old + batch;
-  index_view keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::full_embedding::keys"),
-                  total);
-  rows_type src(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::full_embedding::src"),
-                total, d);
+  const index_view keys = grow_entries(merge_ids_, "ttgnn::full_embedding::keys", total);
+  const rows_type src = merge_rows_.rows("ttgnn::full_embedding::src", total, d);
   auto old_ids = sparse_ids_;
   auto old_rows = sparse_rows_;
   Kokkos::parallel_for(
@@ -81,11 +80,8 @@ void FullEmbedding<Scalar, ExecutionSpace>::backward(ExecutionSpace const &space
   group_by_key(space, Kokkos::View<const std::int64_t *, memory_space>(keys), num_rows(),
                grouping_);
   const auto groups = grouping_.num_groups;
-  sparse_ids_ = index_view(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::full_embedding::sparse_ids"), groups);
-  sparse_rows_ = rows_type(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::full_embedding::sparse_rows"), groups,
-      d);
+  sparse_ids_ = grow_entries(sparse_ids_storage_, "ttgnn::full_embedding::sparse_ids", groups);
+  sparse_rows_ = sparse_rows_storage_.rows("ttgnn::full_embedding::sparse_rows", groups, d);
   Kokkos::deep_copy(space, sparse_ids_,
                     Kokkos::subview(grouping_.keys, Kokkos::make_pair(std::int64_t(0), groups)));
   detail::FullGroupSum<Scalar, ExecutionSpace> f{
