@@ -147,8 +147,9 @@ struct MinibatchResult : TrainResult {
   /// the evaluation operator), features, table or TT cores, optimizer moments, GNN parameters,
   /// activations (the largest training-batch workspace of the model, its largest input
   /// rows, the loss and input gradients and the input's lookup buffers), sampler (scratch and
-  /// largest batch), evaluation (largest N x width matrices and chunk buffers, the evaluation
-  /// sampler).
+  /// largest batch), evaluation (the capacity of its workspaces, kept between evaluations:
+  /// layer-wise inference's N-row matrices and chunk buffers, or subset inference's batches and
+  /// output; the evaluated nodes' targets, the metric's and the validation loss's buffers).
   MemoryBreakdown memory;
   MemoryPlan memory_plan; ///< under memory_budget (budget_mb > 0)
   // Data parallelism (0 on one rank, where nothing is communicated).

@@ -8,8 +8,11 @@
 /// batch is sampled on a stream of its own while the current one trains), builds the blocks'
 /// mean operators and looks up the batch's input rows. Evaluation: layer-wise full-neighbour
 /// inference over every node (layerwise_inference.hpp), or the valid/test nodes from their
-/// L-hop neighbourhoods (subset_inference.hpp). Every buffer is grow-only: once the batches'
-/// sizes are covered an epoch allocates nothing.
+/// L-hop neighbourhoods (subset_inference.hpp). Every buffer is grow-only, evaluation's
+/// included (kept from one evaluation to the next): once the batches' sizes are covered an
+/// epoch allocates nothing. Under a memory budget, whose plan counts a training step and an
+/// evaluation as not resident together, evaluation frees its buffers (and the input its last
+/// batch's lookup plan) instead, and allocates them again the next time.
 
 #include "core/counter_rng.hpp"
 #include "core/runtime/byte_ledger.hpp"
@@ -178,26 +181,35 @@ public:
   }
 
   EvalResult evaluate(ExecutionSpace const &space) {
-    // the last batch's lookup plan is not needed again: evaluation runs without it
-    released_input_bytes_ = std::max(released_input_bytes_, input_.release_workspace());
+    const bool budget = o_.memory_budget > 0; // see the file comment
+    if (budget) // the last batch's lookup plan is not needed again: evaluation runs without it
+      released_input_bytes_ = std::max(released_input_bytes_, input_.release_workspace());
     model_.set_training(false);
     const EvalResult r =
         o_.eval_nodes == EvalNodes::all ? evaluate_all(space) : evaluate_subset(space);
     model_.set_training(true);
+    eval_peak_bytes_ = std::max(eval_peak_bytes_, eval_workspace_bytes());
+    if (budget) {
+      layerwise_ws_.release();
+      subset_ws_.release();
+      scores_ws_ = {};
+      eval_loss_ = {};
+    }
     return r;
   }
 
   std::int64_t allreduce_values() const { return gradient_sum_.size(); }
 
-  /// Logits of every node in evaluation mode (layer-wise full-neighbour inference).
+  /// Logits of every node in evaluation mode (layer-wise full-neighbour inference), in the
+  /// layer-wise workspace: valid until the next evaluation or call.
   matrix_type all_logits(ExecutionSpace const &space) {
     if (!full_)
       full_ = std::make_unique<FullGraphMean<ExecutionSpace, std::int32_t>>(
           FullGraphMean<ExecutionSpace, std::int32_t>::build(space, data_.graph, &graph_));
     const bool training = model_.training();
     model_.set_training(false);
-    matrix_type logits =
-        sage_layerwise_inference(space, model_, *full_, input_rows(), o_.eval_chunk, &eval_memory_);
+    matrix_type logits = sage_layerwise_inference(space, model_, *full_, input_rows(),
+                                                  o_.eval_chunk, nullptr, &layerwise_ws_);
     model_.set_training(training);
     return logits;
   }
@@ -218,11 +230,12 @@ public:
   std::int64_t sampler_bytes() const {
     return sampler_.scratch_bytes() + sampler_ws_[0].bytes() + sampler_ws_[1].bytes();
   }
-  /// Largest evaluation buffers and the evaluation sampler's batches (its per-node scratch is
-  /// the training sampler's, counted in sampler_bytes()).
+  /// Evaluation's buffers: the most their capacity reached (layer-wise or subset inference's
+  /// workspace, the evaluated nodes and their targets, the metric's and the validation loss's
+  /// buffers), and the model's workspace beyond its training peak when evaluation batches grew
+  /// it. The evaluation sampler's per-node scratch is the training sampler's (sampler_bytes()).
   std::int64_t eval_bytes() const {
-    return eval_memory_.node_matrix_bytes + eval_memory_.chunk_buffer_bytes +
-           (eval_sampler_ ? eval_sampler_->peak_batch_bytes() : 0);
+    return std::max(eval_peak_bytes_, eval_workspace_bytes()) + eval_model_bytes_;
   }
 
 private:
@@ -285,10 +298,9 @@ private:
   EvalResult evaluate_all(ExecutionSpace const &space) {
     const matrix_type logits = all_logits(space);
     const std::vector<double> scores =
-        node_scores(space, logits, targets_, {train_, valid_, test_});
+        node_scores(space, logits, targets_, {train_, valid_, test_}, &scores_ws_);
     EvalResult r{scores[0], scores[1], scores[2], -1};
-    NodeLoss<Scalar, ExecutionSpace> eval_loss;
-    r.valid_loss = eval_loss.forward(space, logits, targets_, valid_);
+    r.valid_loss = eval_loss_.forward(space, logits, targets_, valid_);
     return r;
   }
 
@@ -301,43 +313,56 @@ private:
     const bool with_valid = o_.eval_nodes == EvalNodes::valid_test;
     const std::int64_t nv = with_valid ? static_cast<std::int64_t>(data_.valid.extent(0)) : 0;
     const std::int64_t nt = static_cast<std::int64_t>(data_.test.extent(0));
-    HostIds nodes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval"),
-                  nv + nt);
-    for (std::int64_t i = 0; i < nv; ++i)
-      nodes(i) = data_.valid(i);
-    for (std::int64_t i = 0; i < nt; ++i)
-      nodes(nv + i) = data_.test(i);
-    const auto nodes_d =
-        Kokkos::create_mirror_view_and_copy(memory_space(), nodes, "ttgnn::minibatch::eval_nodes");
+    if (!subset_nodes_ready_) { // the same nodes at every evaluation
+      HostIds nodes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval"),
+                    nv + nt);
+      for (std::int64_t i = 0; i < nv; ++i)
+        nodes(i) = data_.valid(i);
+      for (std::int64_t i = 0; i < nt; ++i)
+        nodes(nv + i) = data_.test(i);
+      subset_nodes_ = Kokkos::create_mirror_view_and_copy(memory_space(), nodes,
+                                                          "ttgnn::minibatch::eval_nodes");
+      subset_targets_ = gather_targets(space, targets_, subset_nodes_, nv + nt);
+      subset_local_ = Kokkos::View<std::int64_t *, memory_space>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval_local"), nv + nt);
+      detail::fill_iota(space, subset_local_);
+      subset_nodes_ready_ = true;
+    }
     SubsetInferenceMemory sm;
     const matrix_type logits = sage_subset_inference(
-        space, model_, *eval_sampler_, input_rows(), nodes_d,
-        o_.eval_batch_size > 0 ? o_.eval_batch_size : o_.batch_size, kEvalStream, &sm);
+        space, model_, *eval_sampler_, input_rows(), subset_nodes_,
+        o_.eval_batch_size > 0 ? o_.eval_batch_size : o_.batch_size, kEvalStream, &sm, &subset_ws_);
     // the model's buffers are resized in place: the part the training peak (activations_mb)
     // already counts is not counted twice
-    const std::int64_t shared = std::min(sm.max_model_bytes, model_.peak_workspace_bytes());
-    eval_memory_.chunk_buffer_bytes =
-        std::max(eval_memory_.chunk_buffer_bytes, sm.max_batch_bytes - shared);
-    eval_memory_.max_input_rows = std::max(eval_memory_.max_input_rows, sm.max_input_rows);
-    eval_memory_.node_matrix_bytes = std::max<std::int64_t>(
-        eval_memory_.node_matrix_bytes, static_cast<std::int64_t>(logits.span() * sizeof(Scalar)));
-    const NodeTargets<ExecutionSpace> local_targets =
-        gather_targets(space, targets_, nodes_d, nv + nt);
-    Kokkos::View<std::int64_t *, memory_space> local(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::minibatch::eval_local"), nv + nt);
-    detail::fill_iota(space, local);
-    const ids_type local_valid = Kokkos::subview(local, std::make_pair(std::int64_t(0), nv));
-    const ids_type local_test = Kokkos::subview(local, std::make_pair(nv, nv + nt));
+    eval_model_bytes_ =
+        std::max(eval_model_bytes_, sm.max_model_bytes - model_.peak_workspace_bytes());
+    const ids_type local_valid =
+        Kokkos::subview(subset_local_, std::make_pair(std::int64_t(0), nv));
+    const ids_type local_test = Kokkos::subview(subset_local_, std::make_pair(nv, nv + nt));
     const std::vector<double> scores =
-        node_scores(space, logits, local_targets, {local_valid, local_test});
+        node_scores(space, logits, subset_targets_, {local_valid, local_test}, &scores_ws_);
     EvalResult r;
     r.test_acc = scores[1];
     if (with_valid) {
       r.valid_acc = scores[0];
-      NodeLoss<Scalar, ExecutionSpace> eval_loss;
-      r.valid_loss = eval_loss.forward(space, logits, local_targets, local_valid);
+      r.valid_loss = eval_loss_.forward(space, logits, subset_targets_, local_valid);
     }
     return r;
+  }
+
+  /// Bytes evaluation's buffers hold now (see eval_bytes).
+  std::int64_t eval_workspace_bytes() const {
+    ByteLedger ledger;
+    layerwise_ws_.add_workspace(ledger);
+    subset_ws_.add_workspace(ledger);
+    scores_ws_.add_workspace(ledger);
+    eval_loss_.add_workspace(ledger);
+    ledger.add(subset_nodes_).add(subset_local_);
+    if (subset_targets_.is_multilabel()) // the gathered ones (the other is the dataset's)
+      ledger.add(subset_targets_.multilabels);
+    else
+      ledger.add(subset_targets_.labels);
+    return ledger.bytes();
   }
 
   Dataset<std::int32_t> const &data_;
@@ -357,7 +382,18 @@ private:
   GradientAllreduce<Scalar, ExecutionSpace> gradient_sum_;
   std::unique_ptr<FullGraphMean<ExecutionSpace, std::int32_t>> full_;
   std::unique_ptr<sampler_type> eval_sampler_; // subset evaluation
-  LayerwiseMemory eval_memory_;                // largest evaluation buffers
+  // evaluation's buffers, kept from one evaluation to the next (grow-only)
+  LayerwiseWorkspace<Scalar, ExecutionSpace> layerwise_ws_;
+  SubsetInferenceWorkspace<Scalar, ExecutionSpace> subset_ws_;
+  NodeScoresWorkspace<Scalar, ExecutionSpace> scores_ws_;
+  NodeLoss<Scalar, ExecutionSpace> eval_loss_;
+  // subset evaluation's nodes (valid, then test), their targets and their rows 0 .. n-1
+  bool subset_nodes_ready_ = false;
+  ids_type subset_nodes_;
+  NodeTargets<ExecutionSpace> subset_targets_;
+  Kokkos::View<std::int64_t *, memory_space> subset_local_;
+  std::int64_t eval_peak_bytes_ = 0;  // the most eval_workspace_bytes() after an evaluation
+  std::int64_t eval_model_bytes_ = 0; // the model's workspace beyond its training peak
   std::int64_t released_input_bytes_ = 0;
   // grow-only batch buffers: sampled blocks, their operators, input rows, device ids, targets,
   // loss rows 0 .. seeds-1 (a batch's arrays live until the next batch)

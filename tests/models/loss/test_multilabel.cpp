@@ -223,4 +223,40 @@ TEST_CASE("full-batch multi-label epochs with evaluation allocate no View after 
   }
 }
 
+/// Mini-batch training with a multi-label metric, evaluated layer-wise or on the valid and test
+/// nodes after every epoch, on a full embedding table: nothing is allocated from the third epoch
+/// on.
+TEST_CASE("mini-batch multi-label epochs with evaluation allocate no View after the second") {
+  using Space = Kokkos::DefaultExecutionSpace;
+  const auto d = multilabel_graph();
+  for (const auto nodes : {ttgnn::EvalNodes::all, ttgnn::EvalNodes::valid_test})
+    for (const auto metric : {ttgnn::NodeMetric::rocauc, ttgnn::NodeMetric::f1_macro}) {
+      INFO("evaluation of " << ttgnn::to_string(nodes) << ", metric " << ttgnn::to_string(metric));
+      ttgnn::MinibatchTrainOptions o;
+      o.model.num_layers = 2;
+      o.model.hidden = 16;
+      o.fanouts = {5, 5};
+      o.batch_size = 100;
+      o.epochs = 5;
+      o.lr = 0.01;
+      o.model.dropout = 0.1;
+      o.input = ttgnn::InputKind::embedding;
+      o.embedding.dim = 16;
+      o.embedding.init_std = 0.1;
+      o.embedding_lr = 0.05;
+      o.eval_nodes = nodes;
+      o.eval_chunk = 300;
+      o.eval_batch_size = 64;
+      o.metric = metric;
+      o.seed = 2;
+      ttgnn::test::EpochAllocations allocations;
+      o.on_epoch = allocations.on_epoch();
+      const auto r = allocations.record([&] { return ttgnn::train_minibatch(Space(), d, o); });
+      CHECK(r.metric == ttgnn::to_string(metric));
+      REQUIRE(allocations.epochs.size() == 5);
+      CHECK(ttgnn::test::EpochAllocations::total(allocations.epochs[0]) > 0);
+      allocations.check_none_from(2);
+    }
+}
+
 } // namespace

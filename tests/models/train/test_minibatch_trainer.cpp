@@ -862,3 +862,77 @@ template <class ExecutionSpace> void check_steady_state_allocations() {
 TTGNN_TEST_ALL_SPACES("steady-state mini-batch steps allocate no View") {
   check_steady_state_allocations<ExecutionSpace>();
 }
+
+/// As above with an evaluation after every epoch: layer-wise over every node (\p nodes = all)
+/// or subset inference of the valid and test / the test nodes, exact or with sampled evaluation
+/// fan-outs (\p eval_fanouts), on a TT input (with an explicit node -> row map when \p row_map),
+/// a full table (row-sparse gradient) or node features; the metric and the validation loss
+/// included. Evaluation's buffers are grow-only too, kept from one evaluation to the next: the
+/// first epoch allocates, and from the third on nothing is.
+template <class ExecutionSpace>
+void check_steady_state_eval_allocations(ttgnn::EvalNodes nodes, ttgnn::InputKind input,
+                                         std::vector<std::int64_t> eval_fanouts = {},
+                                         bool row_map = false) {
+  INFO("evaluation of " << ttgnn::to_string(nodes) << " on input " << ttgnn::to_string(input)
+                        << (row_map ? " with a row map" : "")
+                        << (eval_fanouts.empty() ? ", all neighbours" : ", sampled"));
+  ExecutionSpace space;
+  const bool features = input == ttgnn::InputKind::features;
+  auto data = small_sbm(600, 0.9, features ? 8 : 0, 5);
+  const std::int64_t n = data.num_nodes();
+  ttgnn::MinibatchTrainOptions o;
+  o.model.num_layers = 3;
+  o.model.hidden = 16;
+  o.model.batch_norm = true;
+  o.model.residual = true;
+  o.model.dropout = 0.3;
+  o.fanouts = {4, 4, 4};
+  o.batch_size = 50;
+  o.epochs = 5;
+  o.eval_every = 1;
+  o.eval_nodes = nodes;
+  o.eval_fanouts = std::move(eval_fanouts);
+  o.eval_batch_size = 40;
+  o.eval_chunk = 150; // several chunks of layer-wise inference
+  o.seed = 11;
+  o.input = input;
+  o.embedding.dim = 16;
+  o.embedding.tt_rank = 4;
+  HostIds rows("rows", row_map ? n : 0); // node v reads embedding row n - 1 - v
+  for (std::int64_t v = 0; v < static_cast<std::int64_t>(rows.extent(0)); ++v)
+    rows(v) = n - 1 - v;
+  ttgnn::test::EpochAllocations allocations;
+  o.on_epoch = allocations.on_epoch();
+  const auto r = allocations.record([&] {
+    return row_map ? ttgnn::train_minibatch(space, data, o, rows, n)
+                   : ttgnn::train_minibatch(space, data, o);
+  });
+  auto const &epochs = allocations.epochs;
+  REQUIRE(epochs.size() == 5);
+  for (auto const &rec : r.history)
+    CHECK(rec.evaluated);
+  CHECK(ttgnn::test::EpochAllocations::total(epochs[0]) > 0); // the first epoch sizes the buffers
+  allocations.check_none_from(2);
+}
+
+TTGNN_TEST_ALL_SPACES("steady-state mini-batch epochs with layer-wise evaluation allocate no "
+                      "View") {
+  using ttgnn::EvalNodes;
+  using ttgnn::InputKind;
+  check_steady_state_eval_allocations<ExecutionSpace>(EvalNodes::all, InputKind::tt);
+  check_steady_state_eval_allocations<ExecutionSpace>(EvalNodes::all, InputKind::tt, {}, true);
+  check_steady_state_eval_allocations<ExecutionSpace>(EvalNodes::all, InputKind::embedding);
+  check_steady_state_eval_allocations<ExecutionSpace>(EvalNodes::all, InputKind::features);
+}
+
+TTGNN_TEST_ALL_SPACES("steady-state mini-batch epochs with subset evaluation allocate no View") {
+  using ttgnn::EvalNodes;
+  using ttgnn::InputKind;
+  check_steady_state_eval_allocations<ExecutionSpace>(EvalNodes::valid_test, InputKind::tt);
+  check_steady_state_eval_allocations<ExecutionSpace>(EvalNodes::valid_test, InputKind::features);
+  check_steady_state_eval_allocations<ExecutionSpace>(EvalNodes::valid_test, InputKind::tt,
+                                                      {3, 3, 3});
+  check_steady_state_eval_allocations<ExecutionSpace>(EvalNodes::test, InputKind::tt);
+  check_steady_state_eval_allocations<ExecutionSpace>(EvalNodes::test, InputKind::features,
+                                                      {3, 3, 3});
+}
