@@ -4,23 +4,74 @@
 
 #include "core/error.hpp"
 
+#include <atomic>
 #include <cerrno>
+#include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <system_error>
 #include <unistd.h>
 
 namespace ttgnn {
 
-AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
+namespace {
+
+// The temporary files of this process, where a signal handler can read them: fixed buffers
+// (nothing is freed under the handler), a slot's state set before mkstemp creates the file,
+// so a file exists only while its name is listed.
+constexpr int temp_slots = 64;
+char temp_names[temp_slots][PATH_MAX];
+std::atomic<int> temp_state[temp_slots]; // 0 free, 1 taken
+
+int take_slot(std::string const &name) {
+  if (name.size() >= PATH_MAX)
+    return -1;
+  for (int i = 0; i < temp_slots; ++i) {
+    int expected = 0;
+    if (temp_state[i].compare_exchange_strong(expected, 1)) {
+      std::memcpy(temp_names[i], name.c_str(), name.size() + 1);
+      return i;
+    }
+  }
+  return -1; // more than 64 files at once: written without signal cleanup
+}
+
+void free_slot(int slot) {
+  if (slot >= 0)
+    temp_state[slot].store(0);
+}
+
+extern "C" void remove_temporaries_and_reraise(int sig) {
+  for (int i = 0; i < temp_slots; ++i)
+    if (temp_state[i].load() == 1)
+      ::unlink(temp_names[i]); // async-signal-safe
+  std::signal(sig, SIG_DFL);
+  std::raise(sig); // delivered when the handler returns: the process ends by the signal
+}
+
+std::mutex transaction_mutex;
+OutputTransaction *open_transaction = nullptr;
+
+} // namespace
+
+AtomicFileWriter::AtomicFileWriter(std::string path, Commit when)
+    : path_(std::move(path)), when_(when) {
   if (path_.empty())
     throw InputError("cannot write a file with an empty name");
   temp_ = path_ + ".tmp-XXXXXX";
-  const int fd = mkstemp(temp_.data());
-  if (fd < 0)
+  slot_ = take_slot(temp_);
+  // mkstemp writes the name into the listed buffer before it creates the file
+  const int fd = mkstemp(slot_ >= 0 ? temp_names[slot_] : temp_.data());
+  if (slot_ >= 0)
+    temp_ = temp_names[slot_];
+  if (fd < 0) {
+    free_slot(slot_);
     throw InputError(path_ +
                      ": cannot create a temporary file next to it: " + std::strerror(errno));
+  }
   // mkstemp creates the file 0600; give it the mode a plain fopen would (0666 less the umask)
   const mode_t mask = ::umask(0);
   ::umask(mask);
@@ -30,6 +81,7 @@ AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
     const std::string why = std::strerror(errno);
     ::close(fd);
     std::remove(temp_.c_str());
+    free_slot(slot_);
     throw InputError(path_ + ": cannot open a temporary file: " + why);
   }
 }
@@ -37,8 +89,10 @@ AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
 AtomicFileWriter::~AtomicFileWriter() {
   if (file_)
     std::fclose(file_);
-  if (!committed_)
+  if (!committed_) {
     std::remove(temp_.c_str());
+    free_slot(slot_);
+  }
 }
 
 void AtomicFileWriter::write(void const *data, std::size_t bytes) {
@@ -58,13 +112,64 @@ void AtomicFileWriter::commit() {
     why = std::strerror(errno);
   }
   file_ = nullptr;
+  if (ok && when_ == Commit::deferred) {
+    std::lock_guard<std::mutex> lock(transaction_mutex);
+    if (open_transaction) { // the transaction renames it (or removes it)
+      open_transaction->files_.push_back({temp_, path_, slot_});
+      committed_ = true;
+      return;
+    }
+  }
   if (ok && std::rename(temp_.c_str(), path_.c_str()) != 0) {
     ok = false;
     why = std::strerror(errno);
   }
   if (!ok)
     throw InputError(path_ + ": cannot write: " + why);
+  free_slot(slot_);
   committed_ = true;
+}
+
+OutputTransaction::OutputTransaction() {
+  std::lock_guard<std::mutex> lock(transaction_mutex);
+  if (open_transaction)
+    throw InputError("internal: an output transaction is already open");
+  open_transaction = this;
+}
+
+OutputTransaction::~OutputTransaction() {
+  std::lock_guard<std::mutex> lock(transaction_mutex);
+  if (open_transaction == this)
+    open_transaction = nullptr;
+  for (Pending const &f : files_) {
+    std::remove(f.temp.c_str());
+    free_slot(f.slot);
+  }
+}
+
+void OutputTransaction::commit() {
+  std::lock_guard<std::mutex> lock(transaction_mutex);
+  if (open_transaction == this)
+    open_transaction = nullptr;
+  std::size_t done = 0;
+  for (; done < files_.size(); ++done) {
+    Pending const &f = files_[done];
+    if (std::rename(f.temp.c_str(), f.path.c_str()) != 0) {
+      const std::string why = std::strerror(errno);
+      files_.erase(files_.begin(), files_.begin() + static_cast<std::ptrdiff_t>(done));
+      throw InputError(f.path + ": cannot write: " + why); // the destructor removes the rest
+    }
+    free_slot(f.slot);
+  }
+  files_.clear();
+}
+
+std::vector<std::string> OutputTransaction::pending() const {
+  std::lock_guard<std::mutex> lock(transaction_mutex);
+  std::vector<std::string> paths;
+  for (Pending const &f : files_)
+    paths.push_back(f.path);
+  return paths;
 }
 
 void write_file_atomic(std::string const &path, std::string const &content) {
@@ -87,6 +192,16 @@ std::size_t remove_stale_temporaries(std::string const &path) {
       ++removed;
   }
   return removed;
+}
+
+void remove_temporaries_on_signal() {
+  struct sigaction action {};
+  action.sa_handler = remove_temporaries_and_reraise;
+  sigemptyset(&action.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    sigaddset(&action.sa_mask, sig); // one handler at a time
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    ::sigaction(sig, &action, nullptr);
 }
 
 } // namespace ttgnn

@@ -5,18 +5,28 @@
 /// destination's folder (`PATH.tmp-XXXXXX`), which is flushed to disk and renamed onto PATH by
 /// commit(). A writer destroyed without commit() removes its temporary file, so an
 /// interrupted or failed write leaves any previous PATH untouched.
+///
+/// While an OutputTransaction is open, commit() finishes the temporary file but leaves the
+/// rename to the transaction: the outputs of a command appear together when it succeeds and
+/// not at all when it fails. Every temporary file is listed where a signal handler can reach it
+/// (remove_temporaries_on_signal), so SIGINT or SIGTERM mid-write leaves none behind.
 
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace ttgnn {
 
 /// \brief Streams bytes into a temporary file and renames it into place on commit().
 class AtomicFileWriter {
 public:
+  /// When commit() renames: at once, or (deferred, the default) when the open
+  /// OutputTransaction commits. Files read back during the run (checkpoints) are immediate.
+  enum class Commit { deferred, immediate };
+
   /// Creates the temporary file next to \p path. Throws InputError when it cannot.
-  explicit AtomicFileWriter(std::string path);
+  explicit AtomicFileWriter(std::string path, Commit when = Commit::deferred);
   ~AtomicFileWriter();
   AtomicFileWriter(AtomicFileWriter const &) = delete;
   AtomicFileWriter &operator=(AtomicFileWriter const &) = delete;
@@ -24,15 +34,43 @@ public:
   /// Appends \p bytes bytes. Throws InputError on a write error (disk full, ...).
   void write(void const *data, std::size_t bytes);
   void write(std::string const &text) { write(text.data(), text.size()); }
-  /// Flushes, fsyncs, closes and renames the temporary file onto the path. Throws InputError.
+  /// Flushes, fsyncs, closes and renames the temporary file onto the path (or hands it to the
+  /// open OutputTransaction). Throws InputError.
   void commit();
   /// The destination.
   std::string const &path() const { return path_; }
 
 private:
   std::string path_, temp_;
+  int slot_ = -1; ///< where the signal handler finds temp_ (-1: all slots were taken)
   std::FILE *file_ = nullptr;
+  Commit when_;
   bool committed_ = false;
+};
+
+/// \brief The outputs of one command, renamed into place together by commit(); destroyed
+/// without commit(), it removes their temporary files and no output appears. One is open at a
+/// time in a process (opening a second throws InputError).
+class OutputTransaction {
+public:
+  OutputTransaction();
+  ~OutputTransaction();
+  OutputTransaction(OutputTransaction const &) = delete;
+  OutputTransaction &operator=(OutputTransaction const &) = delete;
+
+  /// Renames every finished output into place, in the order they were written. Throws
+  /// InputError when a rename fails (the outputs not yet renamed are removed).
+  void commit();
+  /// The destinations waiting for commit().
+  std::vector<std::string> pending() const;
+
+private:
+  friend class AtomicFileWriter;
+  struct Pending {
+    std::string temp, path;
+    int slot;
+  };
+  std::vector<Pending> files_;
 };
 
 /// \brief Writes \p content to \p path through an AtomicFileWriter.
@@ -42,6 +80,12 @@ void write_file_atomic(std::string const &path, std::string const &content);
 /// AtomicFileWriters of \p path left in its folder when their process was killed mid-write.
 /// Call it only while no other process writes \p path. Returns how many were removed.
 std::size_t remove_stale_temporaries(std::string const &path);
+
+/// \brief Installs handlers for SIGINT, SIGTERM and SIGHUP that remove every temporary file of
+/// this process' AtomicFileWriters (and OutputTransaction) and then end the process by the same
+/// signal (a shell reports 128 + the signal number: 130 for SIGINT, 143 for SIGTERM). Files
+/// already renamed into place stay whole. Call once, early in main().
+void remove_temporaries_on_signal();
 
 } // namespace ttgnn
 

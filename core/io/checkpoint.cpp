@@ -3,6 +3,7 @@
 #include "core/io/checksum.hpp"
 #include "core/io/atomic_file.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -157,7 +158,7 @@ void Checkpoint::save(std::string const &path) const {
   append_pod(head, static_cast<std::uint64_t>(payload.size()));
   std::string tail;
   append_pod(tail, checksum64(payload.data(), payload.size()));
-  AtomicFileWriter w(path);
+  AtomicFileWriter w(path, AtomicFileWriter::Commit::immediate); // read back by --resume
   w.write(head);
   w.write(payload);
   w.write(tail);
@@ -165,6 +166,9 @@ void Checkpoint::save(std::string const &path) const {
 }
 
 Checkpoint Checkpoint::load(std::string const &path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path + ": is a folder, not a checkpoint file");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw InputError(path + ": cannot open the checkpoint");

@@ -380,7 +380,8 @@ void write_graph_cache(std::string const &path, std::string const &key, Dataset<
                 static_cast<std::int64_t>(d.test.extent(0))};
   put(header, &z, sizeof z);
   const std::vector<Section> sections = sections_of(d, sparse);
-  AtomicFileWriter out(path); // a temporary file next to path, renamed by commit()
+  // a temporary file next to path, renamed by commit() at once: a cache, kept by a failed run
+  AtomicFileWriter out(path, AtomicFileWriter::Commit::immediate);
   out.write(header.data(), header.size());
   std::uint64_t sum = checksum64(header.data(), header.size(), 0);
   for (auto const &s : sections) {
