@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -39,6 +40,55 @@ void require_output_file(std::string const &option, std::string const &path) {
   // the file is written to a temporary file in the same folder, then renamed
   if (::access(parent.c_str(), W_OK | X_OK) != 0)
     throw ConfigError(option + " " + path + ": folder " + parent.string() + " is not writable");
+}
+
+namespace {
+
+/// \p path absolute, with every link of its existing part resolved.
+fs::path resolved(std::string const &path) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
+  return ec ? fs::absolute(path).lexically_normal() : p;
+}
+
+bool same_file(fs::path const &a, fs::path const &b) {
+  std::error_code ec;
+  return a == b || (fs::exists(a, ec) && fs::exists(b, ec) && fs::equivalent(a, b, ec));
+}
+
+/// True when \p inner lies below the folder \p outer.
+bool inside(fs::path const &inner, fs::path const &outer) {
+  const auto [o, i] = std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end());
+  return o == outer.end() && i != inner.end();
+}
+
+} // namespace
+
+void require_distinct_paths(std::vector<NamedPath> const &inputs,
+                            std::vector<NamedPath> const &outputs) {
+  std::error_code ec;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    NamedPath const &out = outputs[i];
+    if (out.path.empty())
+      continue;
+    const fs::path p = resolved(out.path);
+    for (std::size_t j = i + 1; j < outputs.size(); ++j)
+      if (!outputs[j].path.empty() && outputs[j].option != out.option &&
+          same_file(p, resolved(outputs[j].path)))
+        throw ConfigError(out.option + " " + out.path + " and " + outputs[j].option + " " +
+                          outputs[j].path + " name the same file: give each output its own");
+    for (NamedPath const &in : inputs) {
+      if (in.path.empty() || in.option == out.option)
+        continue;
+      const fs::path q = resolved(in.path);
+      if (same_file(p, q))
+        throw ConfigError(out.option + " " + out.path + " would overwrite the input " + in.option +
+                          " " + in.path + ": write the output elsewhere");
+      if (fs::is_directory(q, ec) && inside(p, q) && fs::exists(p, ec))
+        throw ConfigError(out.option + " " + out.path + " would replace a file of the input " +
+                          in.option + " " + in.path + ": write the output elsewhere");
+    }
+  }
 }
 
 } // namespace ttgnn
