@@ -32,6 +32,7 @@
 #include "core/runtime/communicator.hpp"
 #include "core/runtime/grow_only.hpp"
 #include "core/runtime/memory_breakdown.hpp"
+#include "core/runtime/memory_check.hpp"
 #include "core/runtime/mpi_session.hpp"
 #include "core/runtime/peak_memory.hpp"
 #include "core/tt/mixed_radix.hpp"
