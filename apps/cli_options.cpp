@@ -101,6 +101,12 @@ std::vector<std::int64_t> Options::get_int_list(std::string const &name) const {
   return trim(text).empty() ? std::vector<std::int64_t>{} : parse_int_list(text, "--" + name);
 }
 
+void Options::refuse(std::initializer_list<char const *> names, std::string const &reason) const {
+  for (char const *name : names)
+    if (has(name))
+      throw ConfigError("--" + std::string(name) + " " + reason);
+}
+
 std::string Options::help() const {
   std::ostringstream os;
   os << "usage: ttgnn " << command_ << " [options]\n\noptions:\n";

@@ -3,7 +3,10 @@
 /// \file cli_options.hpp
 /// \brief Parser for `--name value`, `--name=value` and `--flag` options of a subcommand.
 
+#include "core/error.hpp"
+
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <string>
@@ -38,6 +41,19 @@ public:
   double get_double(std::string const &name) const;
   /// Comma-separated integers, e.g. "--tt-shape 8,4,4".
   std::vector<std::int64_t> get_int_list(std::string const &name) const;
+  /// \brief The value of --NAME read by \p parse (e.g. parse_gnn_kind); a ConfigError of
+  /// \p parse gets "--NAME: " in front, so that every message names the option.
+  template <class Parse>
+  auto parsed(std::string const &name, Parse &&parse) const -> decltype(parse(std::string())) {
+    try {
+      return parse(get(name));
+    } catch (ConfigError const &e) {
+      throw ConfigError("--" + name + ": " + e.what());
+    }
+  }
+  /// \brief Throws ConfigError "--NAME <reason>" for the first of \p names given on the command
+  /// line: options that the other settings make meaningless are refused, not ignored.
+  void refuse(std::initializer_list<char const *> names, std::string const &reason) const;
 
   std::string help() const;
 

@@ -85,6 +85,14 @@ int run_generate(int argc, char const *const *argv) {
   write.edge_features = as_int(opts, "edge-features");
   if (write.multilabel.tasks < 0 || write.edge_features < 0)
     throw ConfigError("--multilabel and --edge-features must be >= 0");
+  if (write.multilabel.tasks == 0)
+    opts.refuse({"label-noise", "unknown-labels"},
+                "is for multi-label targets: add --multilabel T");
+  if (config.communities == 1)
+    opts.refuse({"community-fraction"}, "splits a class' edges between its communities: add "
+                                        "--communities M with M > 1");
+  if (config.num_features == 0)
+    opts.refuse({"feature-sep"}, "separates the class means of the features, and --features is 0");
   const std::string out = opts.get("out");
   OgbWriter::check_destination(out, write.force); // fail before any work
 

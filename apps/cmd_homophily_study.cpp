@@ -190,13 +190,13 @@ void make_output_folder(std::string const &out) {
 /// every ordering parsed, before any work.
 RunConfig base_config(Options const &opts, StudyGrid const &grid) {
   RunConfig base;
-  base.model = parse_gnn_kind(opts.get("model"));
+  base.model = opts.parsed("model", parse_gnn_kind);
   base.layers = static_cast<int>(opts.get_int("layers"));
   base.hidden = opts.get_int("hidden");
   base.dropout = opts.get_double("dropout");
   base.embedding.dim = opts.get_int("emb-dim");
   base.embedding.tt_rank = opts.get_int("tt-rank");
-  base.embedding.init = parse_init_method(opts.get("init"));
+  base.embedding.init = opts.parsed("init", parse_init_method);
   base.embedding.init_std = opts.get_double("init-std");
   base.epochs = static_cast<int>(opts.get_int("epochs"));
   base.lr = opts.get_double("lr");
@@ -322,9 +322,11 @@ int run_homophily_study(int argc, char const *const *argv) {
   const std::vector<Row> rows = run_grid(opts, grid, base, repeats, seed0);
   const std::string csv_path = out + "/homophily_study.csv",
                     svg_path = out + "/homophily_study.svg";
+  OutputTransaction outputs; // both files, or neither
   write_file_atomic(csv_path, study_csv(rows));
   write_file_atomic(svg_path, svg_plot(rows, grid.orders, grid.inputs,
                                        plot_title(base, opts.get_int("nodes"), repeats)));
+  outputs.commit();
   if (!opts.get_flag("json"))
     for (auto const &input : grid.inputs)
       std::printf("%s\n", score_table(rows, grid.hs, grid.orders, input).c_str());

@@ -97,7 +97,7 @@ int run_info(int argc, char const *const *argv) {
   if (opts.get_flag("directed") && opts.get_flag("symmetrize"))
     throw ConfigError("info: --directed and --symmetrize exclude each other");
   const std::string path = opts.get("dataset");
-  const FeatureLayout layout = parse_feature_layout(opts.get("feature-layout"));
+  const FeatureLayout layout = opts.parsed("feature-layout", parse_feature_layout);
   LoadInfo li;
   Dataset<std::int64_t> d;
   if (!std::filesystem::exists(path))
@@ -115,6 +115,8 @@ int run_info(int argc, char const *const *argv) {
       throw ConfigError("info: --split applies to OGB folders only");
     d = load_edge_list<std::int64_t>(path, g, &li);
   } else {
+    opts.refuse({"num-nodes", "labels", "features-npy"},
+                "applies to edge-list files, and --dataset " + path + " is a folder");
     LoadOptions o;
     o.split = opts.get("split");
     o.edges = opts.get_flag("directed")     ? LoadOptions::Edges::directed

@@ -5,6 +5,7 @@
 #include "core/io/path_checks.hpp"
 #include "core/error.hpp"
 #include "core/io/json_writer.hpp"
+#include "core/tt/tt_shape.hpp"
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/io/ogb_loader.hpp"
 #include "graph/order/ordering.hpp"
@@ -52,7 +53,7 @@ int run_partition(int argc, char const *const *argv) {
     return 0;
 
   OrderingOptions o;
-  o.method = parse_order_method(opts.get("order"));
+  o.method = opts.parsed("order", parse_order_method);
   o.seed = static_cast<std::uint64_t>(opts.get_int("seed"));
   o.num_parts = opts.get_int("parts");
   if (o.num_parts < 0)
@@ -62,6 +63,9 @@ int run_partition(int argc, char const *const *argv) {
     throw ConfigError("--metis-algorithm: expected kway or rb, got '" + algo + "'");
   o.metis.algorithm = algo == "kway" ? MetisAlgorithm::kway : MetisAlgorithm::recursive_bisection;
   o.metis.max_arcs_per_node = opts.get_int("metis-max-degree");
+  if (o.metis.max_arcs_per_node < 0)
+    throw ConfigError("--metis-max-degree must be >= 0 (0: no sparsification), got " +
+                      opts.get("metis-max-degree"));
   const std::int64_t sweeps = opts.get_int("lp-sweeps");
   if (sweeps < 1 || sweeps > 1000)
     throw ConfigError("--lp-sweeps must be in [1, 1000] (got " + std::to_string(sweeps) + ")");
@@ -69,8 +73,22 @@ int run_partition(int argc, char const *const *argv) {
   if (opts.has("tt-shape"))
     o.n_factors = opts.get_int_list("tt-shape");
 
+  const bool metis = o.method == OrderMethod::metis || o.method == OrderMethod::metis_hier;
+  if (o.method != OrderMethod::metis)
+    opts.refuse({"parts"}, "sets the parts of flat METIS: add --order metis");
+  if (!metis)
+    opts.refuse({"metis-algorithm", "metis-max-degree"},
+                "is an option of METIS: add --order metis or metis-hier");
+  if (o.method != OrderMethod::lp_hier)
+    opts.refuse({"lp-sweeps"}, "is an option of label propagation: add --order lp-hier");
+  if (!o.n_factors.empty())
+    check_row_factors(o.n_factors, 0, "--tt-shape", 1); // the count and range, before loading
+  if (opts.get_int("seed") < 0)
+    throw ConfigError("--seed must be >= 0, got " + opts.get("seed"));
   require_dataset_folder("--dataset", opts.get("dataset"));
   require_output_file("--save", opts.get("save"));
+  require_distinct_paths({{"--dataset", opts.get("dataset")}, {"--cache", opts.get("cache")}},
+                         {{"--save", opts.get("save")}});
 
   LoadOptions load;
   load.edges = LoadOptions::Edges::symmetrize; // orderings need the undirected graph
@@ -82,6 +100,8 @@ int run_partition(int argc, char const *const *argv) {
   const auto data = load_ogb<std::int32_t>(opts.get("dataset"), load, &info);
   if (o.n_factors.empty())
     o.n_factors = default_n_factors(data.num_nodes());
+  else
+    check_row_factors(o.n_factors, data.num_nodes(), "--tt-shape", 1);
   std::cerr << "partition: " << data.num_nodes() << " nodes, " << data.graph.num_arcs()
             << " arcs; computing order " << to_string(o.method) << "\n";
   Kokkos::DefaultHostExecutionSpace space;

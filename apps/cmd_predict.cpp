@@ -7,7 +7,7 @@
 #include "apps/cli_options.hpp"
 #include "apps/commands.hpp"
 #include "apps/run_options.hpp"
-#include "core/io/path_checks.hpp"
+#include "core/io/atomic_file.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -43,9 +43,11 @@ int run_predict(int argc, char const *const *argv) {
   front.json_only = opts.get_flag("json");
   check_run_config(c);
   const RunLog log = stderr_log(front);
+  OutputTransaction outputs; // both outputs appear when the evaluation succeeds, else neither
   const LoadedData loaded = load_run_data(c, log);
   RunResult r = evaluate_checkpoint(Kokkos::DefaultExecutionSpace(), loaded.data, c, log);
   r.load_time_s = loaded.seconds;
+  outputs.commit();
   if (!front.json_only)
     std::printf("%s of the parameters of epoch %d (checkpoint at epoch %d): test %.4f, valid "
                 "%.4f, train %.4f\n",

@@ -23,8 +23,9 @@ int run_train(int argc, char const *const *argv) {
   declare_run_options(opts, &defaults);
   if (!opts.parse(argc, argv))
     return 0;
-  const InputKind input = opts.has("input") ? parse_input_kind(opts.get("input")) : defaults.input;
-  RunConfig config = default_run_config(input, parse_run_preset(opts.get("preset")));
+  const InputKind input =
+      opts.has("input") ? opts.parsed("input", parse_input_kind) : defaults.input;
+  RunConfig config = default_run_config(input, opts.parsed("preset", parse_run_preset));
   config.data.dataset = opts.get("dataset");
   apply_run_options(opts, config);
   const std::string title = "ttgnn train: " + to_string(config.model) +

@@ -1,19 +1,24 @@
 // The `ttgnn` command-line program: one binary, one subcommand per file.
 #include "apps/commands.hpp"
-#include "core/runtime/communicator.hpp"
 #include "core/error.hpp"
+#include "core/io/atomic_file.hpp"
 #include "core/kokkos_compat.hpp"
+#include "core/runtime/communicator.hpp"
+#include "core/runtime/memory_check.hpp"
 #include "core/runtime/mpi_session.hpp"
 #include "ttgnn_config.hpp"
 
 #include <Kokkos_Core.hpp>
+#if defined(KOKKOS_ENABLE_THREADS) && !defined(KOKKOS_ENABLE_OPENMP)
+#include <Threads/Kokkos_Threads_Instance.hpp>
+#endif
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
-#include <new>
+#include <string>
 #include <vector>
 
 #include <unistd.h>
@@ -65,6 +70,58 @@ int print_version() {
   return 0;
 }
 
+/// The most threads the enabled host backend can run: Kokkos' OpenMP backend keeps a fixed table
+/// of 512 thread slots (more overrun it: a crash or a hang), its Threads backend 16,384.
+int max_host_threads() {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  return Kokkos::Impl::OpenMPTraits::MAX_THREAD_COUNT;
+#elif defined(KOKKOS_ENABLE_THREADS)
+  return Kokkos::Impl::ThreadsInternal::MAX_THREAD_COUNT;
+#else
+  return 1 << 20; // Serial ignores the count
+#endif
+}
+
+/// \brief "" when \p text (the option or variable \p name) is a thread count the host backend
+/// can run, else the error. Kokkos aborts with a backtrace on a malformed count and overruns
+/// its OpenMP thread table above 512, so the counts are checked before Kokkos sees them.
+std::string thread_count_error(std::string const &name, std::string const &text,
+                               int most = max_host_threads()) {
+  const auto digits = text.find_first_not_of("0123456789");
+  const bool number = !text.empty() && digits == std::string::npos && text.size() <= 9;
+  if (number && std::stol(text) >= 1 && std::stol(text) <= most)
+    return "";
+  return name + " '" + text + "': the thread count must be a whole number from 1 to " +
+         std::to_string(most) +
+         (most == max_host_threads() ? " (the most this build's Kokkos host backend runs)" : "");
+}
+
+/// The first thread-count error among --kokkos-num-threads=N (and Kokkos' older spelling
+/// --kokkos-threads=N), KOKKOS_NUM_THREADS, OMP_NUM_THREADS (its first entry) and
+/// OMP_THREAD_LIMIT, or "".
+std::string check_thread_counts(int argc, char const *const *argv) {
+  for (int i = 2; i < argc; ++i)
+    for (std::string const name : {"--kokkos-num-threads", "--kokkos-threads"}) {
+      const std::string arg = argv[i];
+      if (arg == name)
+        return name + " needs its value after '=' (" + name + "=N)";
+      if (arg.rfind(name + "=", 0) == 0)
+        if (std::string e = thread_count_error(name, arg.substr(name.size() + 1)); !e.empty())
+          return e;
+    }
+  // set but empty or malformed, the OpenMP runtime warns and runs on all cores
+  for (char const *var : {"KOKKOS_NUM_THREADS", "OMP_NUM_THREADS", "OMP_THREAD_LIMIT"})
+    if (char const *v = std::getenv(var)) {
+      const std::string value(v);
+      const bool limit = std::strcmp(var, "OMP_THREAD_LIMIT") == 0; // a cap, any size
+      if (std::string e = thread_count_error(var, value.substr(0, value.find(',')),
+                                             limit ? 999999999 : max_host_threads());
+          !e.empty())
+        return e;
+    }
+  return "";
+}
+
 } // namespace
 
 int main(int argc, char *argv[]) {
@@ -77,7 +134,7 @@ int main(int argc, char *argv[]) {
   // with the policy unset, 0.027 s active, 0.012 s passive (1 thread: 0.010 s). README,
   // "Threads". The OpenMP runtime reads it when it is loaded, before main: so the program
   // starts itself again with it set (once; if that fails it goes on as it is).
-  if (!std::getenv("OMP_WAIT_POLICY")) {
+  if (std::getenv("OMP_WAIT_POLICY") == nullptr && check_thread_counts(argc, argv).empty()) {
     setenv("OMP_WAIT_POLICY", "passive", 1);
     execv("/proc/self/exe", argv);
   }
@@ -96,6 +153,13 @@ int main(int argc, char *argv[]) {
     usage(stderr);
     return 2;
   }
+  if (const std::string e = check_thread_counts(argc, argv); !e.empty()) {
+    std::fprintf(stderr, "ttgnn %s: error: %s\n", command->name, e.c_str());
+    return 1;
+  }
+  // SIGINT/SIGTERM/SIGHUP remove the temporary files of the writes in progress, then end the
+  // process as the signal would (docs/CLI.md, "Exit codes").
+  ttgnn::remove_temporaries_on_signal();
   // Under an MPI launcher (mpirun -np P ttgnn train ...), MPI starts before Kokkos and ends
   // after it; a plain run never touches MPI (core/runtime/mpi_session.hpp).
   ttgnn::MpiSession mpi(&argc, &argv);
@@ -131,13 +195,12 @@ int main(int argc, char *argv[]) {
     std::fprintf(stderr, "ttgnn %s: error%s: %s\n", command->name,
                  world.distributed() ? (" on " + world.describe()).c_str() : "", e.what());
     return fail(world, 1);
-  } catch (std::bad_alloc const &e) { // e.g. a node count far beyond this machine's memory
-    std::fprintf(stderr,
-                 "ttgnn %s: error: out of memory (%s): the input asks for more than this "
-                 "machine has; check the node count and dimensions\n",
-                 command->name, e.what());
-    return fail(world, 1);
   } catch (std::exception const &e) {
+    // an allocation that failed in spite of the checks before the work (a size no check knew)
+    if (const std::string oom = ttgnn::out_of_memory_message(e); !oom.empty()) {
+      std::fprintf(stderr, "ttgnn %s: error: %s\n", command->name, oom.c_str());
+      return fail(world, 1);
+    }
     std::fprintf(stderr, "ttgnn %s: internal error: %s\n", command->name, e.what());
     return fail(world, 3);
   }

@@ -179,7 +179,7 @@ void declare_output_options(Options &opts, ShownDefaults const &s) {
       .value("export-embeddings", "write the learned embeddings (N x d float32 .npy, rows in "
                                   "original node order)")
       .value("predictions", "write the logits of every node (N x C float32 .npy, original "
-                            "node order; full batch)")
+                            "node order; mini-batch: by layer-wise inference)")
       .value("metrics-out", "write per-epoch metrics as CSV")
       .value("curve-svg", "write the training curves (loss, metric) as SVG")
       .flag("quiet", "no loading notes or per-epoch lines on stderr (errors and the JSON line "
@@ -205,18 +205,18 @@ void apply_data_options(Options const &o, RunConfig &c) {
   if (o.has("cache"))
     c.data.cache_dir = o.get("cache");
   if (o.has("feature-norm"))
-    c.data.feature_norm = parse_feature_norm(o.get("feature-norm"));
+    c.data.feature_norm = o.parsed("feature-norm", parse_feature_norm);
 }
 
 void apply_model_options(Options const &o, RunConfig &c) {
   if (o.has("model"))
-    c.model = parse_gnn_kind(o.get("model"));
+    c.model = o.parsed("model", parse_gnn_kind);
   if (o.has("input"))
-    c.input = parse_input_kind(o.get("input"));
+    c.input = o.parsed("input", parse_input_kind);
   if (o.has("order"))
-    c.order = parse_order_method(o.get("order"));
+    c.order = o.parsed("order", parse_order_method);
   if (o.has("locality"))
-    c.locality = parse_locality(o.get("locality"));
+    c.locality = o.parsed("locality", parse_locality);
 }
 
 /// --tt-dims sets the width to their product; with --emb-dim too they must agree.
@@ -233,7 +233,7 @@ void apply_tt_dims(Options const &o, EmbeddingConfig &e) {
 
 void apply_embedding_options(Options const &o, EmbeddingConfig &e) {
   if (o.has("init"))
-    e.init = parse_init_method(o.get("init"));
+    e.init = o.parsed("init", parse_init_method);
   if (o.has("init-std"))
     e.init_std = o.get_double("init-std");
   if (o.has("spectral-exponent"))
@@ -251,7 +251,7 @@ void apply_embedding_options(Options const &o, EmbeddingConfig &e) {
   if (o.has("tt-slack"))
     e.tt_slack = o.get_double("tt-slack");
   if (o.has("tt-backward"))
-    e.backward = parse_tt_backward_mode(o.get("tt-backward"));
+    e.backward = o.parsed("tt-backward", parse_tt_backward_mode);
   if (o.has("emb-lr"))
     e.lr = o.get_double("emb-lr");
   if (o.has("emb-weight-decay"))
@@ -277,7 +277,7 @@ void apply_training_options(Options const &o, RunConfig &c) {
   if (o.has("epochs"))
     c.epochs = static_cast<int>(int_at_least(o, "epochs", 0));
   if (o.has("optimizer"))
-    c.optimizer = parse_optimizer_kind(o.get("optimizer"));
+    c.optimizer = o.parsed("optimizer", parse_optimizer_kind);
   if (o.has("lr"))
     c.lr = o.get_double("lr");
   if (o.has("weight-decay"))
@@ -285,7 +285,7 @@ void apply_training_options(Options const &o, RunConfig &c) {
   if (o.has("patience"))
     c.patience = static_cast<int>(int_at_least(o, "patience", 0));
   if (o.has("metric"))
-    c.metric = parse_node_metric(o.get("metric"));
+    c.metric = o.parsed("metric", parse_node_metric);
   if (o.has("warmup"))
     throw ConfigError("--warmup is not an option of a run: the learning-rate warm-up is "
                       "--lr-warmup, and epoch_time_s is the median epoch, so timing needs no "
@@ -317,7 +317,7 @@ void apply_minibatch_options(Options const &o, MinibatchConfig &m) {
   if (o.has("max-batches"))
     m.max_batches = int_at_least(o, "max-batches", 0);
   if (o.has("eval-nodes"))
-    m.eval_nodes = parse_eval_nodes(o.get("eval-nodes"));
+    m.eval_nodes = o.parsed("eval-nodes", parse_eval_nodes);
   if (o.has("eval-fanout"))
     m.eval_fanouts = parse_fanouts(o.get("eval-fanout"), "--eval-fanout");
   if (o.has("eval-batch-size"))
@@ -338,6 +338,45 @@ void apply_output_options(Options const &o, RunConfig &c) {
     c.predictions_out = o.get("predictions");
   if (o.has("metrics-out"))
     c.metrics_out = o.get("metrics-out");
+}
+
+/// Options given on the command line that the rest of the settings leave without effect: each
+/// is refused with the reason, never silently ignored.
+void refuse_meaningless_options(Options const &o, RunConfig const &c) {
+  const std::string input = "(--input " + to_string(c.input) + ")";
+  const bool tt = uses_tt(c.input), table = tt || uses_full_table(c.input);
+  if (!table)
+    o.refuse({"init", "init-std", "spectral-exponent", "emb-dim", "emb-lr", "emb-weight-decay",
+              "tt-backward", "tt-rank", "tt-shape", "tt-dims", "tt-slack"},
+             "sets the embedding table, and the input " + input +
+                 " has none: use --input emb, tt, feat+tt or feat+emb");
+  if (!tt)
+    o.refuse({"tt-rank", "tt-shape", "tt-dims", "tt-slack"},
+             "sets the TT table, and the input " + input + " is a full table: use --input tt");
+  if (o.has("tt-shape"))
+    o.refuse({"tt-slack"}, "sizes the default TT row factors, and --tt-shape gives them");
+  if (c.embedding.init != InitMethod::spectral)
+    o.refuse({"spectral-exponent"}, "scales the spectral init, and --init is " +
+                                        to_string(c.embedding.init) + ": add --init spectral");
+  if (c.checkpoint.empty())
+    o.refuse({"checkpoint-every"}, "spaces the checkpoints: add --checkpoint PATH");
+  if (c.plateau_factor >= 1.0)
+    o.refuse({"plateau-patience"}, "waits for a plateau, and --plateau-factor " +
+                                       num(c.plateau_factor) +
+                                       " never reduces the learning rate: give a factor < 1");
+  if (!c.minibatch_mode()) {
+    o.refuse(
+        {"fanout", "eval-every", "max-batches", "eval-nodes", "eval-fanout", "eval-batch-size"},
+        "is an option of mini-batch training: add --batch-size B (with --model sage)");
+    return;
+  }
+  if (c.minibatch.eval_nodes == EvalNodes::all)
+    o.refuse({"eval-fanout", "eval-batch-size"},
+             "is for subset evaluation: add --eval-nodes valid+test or test (--eval-nodes all "
+             "evaluates layer-wise, exactly)");
+  if (c.minibatch.eval_nodes == EvalNodes::test)
+    o.refuse({"patience"}, "stops on the validation metric, and --eval-nodes test computes none "
+                           "(use valid+test or all)");
 }
 
 } // namespace
@@ -362,6 +401,7 @@ void apply_run_options(Options const &o, RunConfig &c) {
   apply_training_options(o, c);
   apply_minibatch_options(o, c.minibatch);
   apply_output_options(o, c);
+  refuse_meaningless_options(o, c);
 }
 
 FrontEnd front_end_from(Options const &opts) {
@@ -387,19 +427,28 @@ int train_and_report(RunConfig c, FrontEnd const &front, std::string const &titl
                      std::string const &json_prefix) {
   check_run_config(c); // before any work: a bad value or path fails now, not after training
   require_output_file("--curve-svg", front.curve_svg);
+  std::vector<NamedPath> outputs = run_outputs(c);
+  outputs.push_back({"--curve-svg", front.curve_svg});
+  require_distinct_paths(run_inputs(c), outputs);
   // Under mpirun (data-parallel mini-batches, docs/DISTRIBUTED.md) rank 0 speaks and writes.
   const bool speaker = Communicator::world().rank() == 0;
   const RunLog log = speaker ? stderr_log(front) : RunLog();
+  // the outputs appear together when the run succeeds, and none when it fails or is stopped
+  // (checkpoints are written as training goes, for --resume)
+  OutputTransaction transaction;
   const LoadedData loaded = load_run_data(c, log);
   c.data.split = loaded.split;
   RunResult r = run_training(Kokkos::DefaultExecutionSpace(), loaded.data, c, log);
   r.load_time_s = loaded.seconds;
+  const bool failed = r.stop == StopReason::nonfinite;
   if (!speaker)
-    return r.stop == StopReason::nonfinite ? 4 : 0;
-  if (r.stop == StopReason::nonfinite) // said even with --quiet: the exit code is 4
-    std::fprintf(stderr, "ttgnn: %s\n", r.message.c_str());
-  if (!front.curve_svg.empty())
+    return failed ? 4 : 0;
+  if (failed) // said even with --quiet: the exit code is 4
+    std::fprintf(stderr, "ttgnn: %s; no output file written\n", r.message.c_str());
+  if (!failed && !front.curve_svg.empty())
     write_curve_svg(front.curve_svg, title, r);
+  if (!failed)
+    transaction.commit();
   if (!front.json_only) {
     std::printf("test %s %.4f (valid %.4f, train %.4f) at epoch %d of %d [%s]\n",
                 display_name(r.metric).c_str(), r.test_score, r.valid_score, r.train_score,
@@ -411,11 +460,11 @@ int train_and_report(RunConfig c, FrontEnd const &front, std::string const &titl
     std::printf("; %.2f ms per epoch (median training step)\n", 1e3 * r.epoch_time_s);
   }
   JsonWriter front_fields; // what the front-end adds: where the curves went
-  front_fields.field("curve_svg", front.curve_svg);
+  front_fields.field("curve_svg", failed ? std::string() : front.curve_svg);
   const std::string f = front_fields.str(), json = run_json(r, c);
   std::cout << "{" << json_prefix << f.substr(1, f.size() - 2) << "," << json.substr(1)
             << std::endl;
-  return r.stop == StopReason::nonfinite ? 4 : 0;
+  return failed ? 4 : 0;
 }
 
 void write_curve_svg(std::string const &path, std::string const &title, RunResult const &r) {

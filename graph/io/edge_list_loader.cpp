@@ -1,5 +1,6 @@
 #include "graph/io/edge_list_loader.hpp"
 
+#include "core/runtime/memory_check.hpp"
 #include "core/error.hpp"
 #include "graph/io/table_readers.hpp"
 
@@ -33,6 +34,10 @@ std::vector<std::string> source_files(std::string const &edges_path,
       throw InputError(p + ": missing required file");
   if (options.num_nodes < 0 || options.num_classes < 0)
     throw ConfigError("load_edge_list: num_nodes and num_classes must be >= 0");
+  // an int64 row offset and an int32 label per node at the least, before anything is read
+  require_memory("num_nodes (--num-nodes) " + std::to_string(options.num_nodes) +
+                     ": the row offsets and labels",
+                 12.0 * static_cast<double>(options.num_nodes));
   return sources;
 }
 

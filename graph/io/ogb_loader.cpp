@@ -301,9 +301,23 @@ void read_split(OgbFiles const &files, LoadOptions const &options, std::int64_t 
     return "node " + std::to_string(id) +
            " is unlabelled in the label file; a split lists labelled nodes only";
   };
-  d.train = to_view(io::read_ints_text(files.train, n, labelled), "ttgnn::load::train");
-  d.valid = to_view(io::read_ints_text(files.valid, n, labelled), "ttgnn::load::valid");
-  d.test = to_view(io::read_ints_text(files.test, n, labelled), "ttgnn::load::test");
+  // a node in two sets would be trained on and scored as unseen: refused, naming both files
+  std::string const *set_files[] = {nullptr, &files.train, &files.valid, &files.test};
+  std::vector<std::uint8_t> set_of(static_cast<std::size_t>(std::max<std::int64_t>(n, 0)), 0);
+  auto check_in = [&](std::uint8_t set) {
+    return [&, set](std::int64_t id) -> std::string {
+      if (std::string msg = labelled(id); !msg.empty())
+        return msg;
+      if (const std::uint8_t other = set_of[static_cast<std::size_t>(id)]; other != 0)
+        return "node " + std::to_string(id) + " is also listed in " + *set_files[other] +
+               "; the train, valid and test sets must not overlap";
+      set_of[static_cast<std::size_t>(id)] = set;
+      return {};
+    };
+  };
+  d.train = to_view(io::read_ints_text(files.train, n, check_in(1)), "ttgnn::load::train");
+  d.valid = to_view(io::read_ints_text(files.valid, n, check_in(2)), "ttgnn::load::valid");
+  d.test = to_view(io::read_ints_text(files.test, n, check_in(3)), "ttgnn::load::test");
   d.split_name = options.split;
 }
 
@@ -401,6 +415,11 @@ Dataset<Ordinal> read_ogb_dataset(std::string const &dir, OgbFiles const &files,
   io::EdgeList<Ordinal> edges = read_edges(files, c, csr_options, d);
   read_years_npz(files, members, c.nodes, d);
   read_features(files, members, options, c.nodes, d);
+  if (const std::int64_t mf = meta_int(meta, "num_features", files.meta);
+      mf >= 0 && d.num_features() > 0 && mf != d.num_features())
+    throw InputError(files.meta + ": num_features " + std::to_string(mf) + " but " +
+                     (files.binary ? files.data_npz : files.feat) + " has " +
+                     std::to_string(d.num_features()) + " feature columns");
   if (!streams_edges(files, c))
     d.graph = io::edges_to_csr(edges, c.nodes, csr_options);
   d.name = name;

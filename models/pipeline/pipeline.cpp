@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
 #include "core/runtime/allocation_tracker.hpp"
+#include "core/runtime/memory_check.hpp"
 #include "core/runtime/peak_memory.hpp"
 #include "graph/permutation.hpp"
 #include "core/io/checkpoint.hpp"
@@ -133,11 +134,13 @@ MemoryPlan plan_full_batch_memory(GnnModel<Scalar, Space> &model,
 /// The run's per-node outputs, with the selected parameters (restored by training), in the
 /// original node order: both paths write them here. On several ranks only rank 0 writes (every
 /// rank holds the same replica).
+/// A run stopped on non-finite values writes none (its parameters are not a result).
 template <class Input, class LogitsFn>
 void write_outputs(Space const &space, RunConfig const &c, NodeOrder const &o, Input &input,
-                   LogitsFn &&logits, RunLog const &log) {
-  if (Communicator::world().rank() != 0)
+                   LogitsFn &&logits, TrainResult const &r, RunLog const &log) {
+  if (Communicator::world().rank() != 0 || r.stop == StopReason::nonfinite)
     return;
+  StageScope stage("writing the outputs");
   write_node_outputs(space, c.predictions_out, c.export_embeddings, o.relabel.old_to_new, input,
                      logits,
                      c.minibatch.eval_chunk > 0 ? c.minibatch.eval_chunk : layerwise_default_chunk);
@@ -152,7 +155,9 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   Dataset<std::int32_t> const &pdata = o.data;
   const auto t_init = Clock::now();
   EmbeddingInitInfo info;
+  std::optional<StageScope> stage(std::in_place, "initialising the input");
   NodeInput<Scalar, Space> input = make_node_input(space, data, c, o, log, info);
+  stage.emplace("setting up training");
   out.init_time_s = since(t_init);
   out.init_scale = info.scale;
   out.tt_svd_error = info.tt_svd_error;
@@ -191,15 +196,17 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   std::optional<AllocationTracker> allocations; // what training allocates, under a budget
   if (c.memory_budget > 0 && !evaluate_only)
     allocations.emplace();
+  stage.emplace(evaluate_only ? "evaluating the checkpoint" : "training");
   const auto t_train = Clock::now();
   const TrainResult r = evaluate_only ? trainer.evaluate_checkpoint(c.checkpoint) : trainer.train();
+  stage.reset();
   out.train_time_s = since(t_train);
   out.memory_plan.recompute_s = model.recompute_seconds();
   if (allocations)
     out.memory_plan.training_allocations_mb = double(allocations->peak_bytes()) / 1048576.0;
   allocations.reset();
   write_outputs(
-      space, c, o, input, [&trainer] { return trainer.predict(); }, log);
+      space, c, o, input, [&trainer] { return trainer.predict(); }, r, log);
   take_training(out, r, metric);
   ByteLedger graph, features, nodes; // the host dataset, in both orders when they differ
   for (Dataset<std::int32_t> const *d : {&data, &pdata}) // (aliases count once)
@@ -225,7 +232,9 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   RunResult out;
   const auto t_init = Clock::now();
   EmbeddingInitInfo info;
+  std::optional<StageScope> stage(std::in_place, "initialising the input");
   MinibatchInput<Scalar, Space> input = make_minibatch_input(space, c, o, log, info);
+  stage.emplace("setting up training");
   out.init_time_s = since(t_init);
   out.init_scale = info.scale;
   out.tt_svd_error = info.tt_svd_error;
@@ -234,12 +243,14 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
                                   m);
   if (!evaluate_only)
     trainer.plan_memory();
+  stage.emplace(evaluate_only ? "evaluating the checkpoint" : "training");
   const auto t_train = Clock::now();
   const TrainResult tr =
       evaluate_only ? trainer.evaluate_checkpoint(c.checkpoint) : trainer.train();
+  stage.reset();
   out.train_time_s = since(t_train);
   write_outputs(
-      space, c, o, input, [&trainer] { return trainer.predict(); }, log);
+      space, c, o, input, [&trainer] { return trainer.predict(); }, tr, log);
   const MinibatchResult r = trainer.report(tr);
   take_training(out, r, metric);
   out.gnn_params = r.gnn_params;
@@ -289,7 +300,10 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
         (data.is_multilabel() ? " binary tasks (multi-label; sigmoid + binary cross-entropy)"
                               : " classes (softmax cross-entropy)"));
   }
+  check_run_sizes(c, data);
+  std::optional<StageScope> stage(std::in_place, "ordering the nodes");
   const NodeOrder o = order_nodes(data, c, log);
+  stage.reset();
   RunResult r = c.minibatch_mode() ? run_minibatch(space, data, c, o, log, evaluate_only)
                                    : run_full_batch(space, data, c, o, log, evaluate_only);
   fill_sizes(r, data);
@@ -305,7 +319,8 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
   r.peak_rss_mb = peak_rss_mb();
   r.memory.peak_rss_mb = r.peak_rss_mb;
   r.total_time_s = since(t0);
-  if (!c.metrics_out.empty() && world.rank() == 0) // every rank holds the same history
+  // every rank holds the same history; a run stopped on non-finite values writes no outputs
+  if (!c.metrics_out.empty() && world.rank() == 0 && r.stop != StopReason::nonfinite)
     write_metrics_csv(c.metrics_out, r);
   return r;
 }

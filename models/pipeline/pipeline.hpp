@@ -22,6 +22,7 @@
 /// Every setting works on both paths or is refused by check_run_config with one message
 /// ("... is not implemented for mini-batch training (--batch-size) ...").
 
+#include "core/io/path_checks.hpp"
 #include "graph/dataset.hpp"
 #include "models/pipeline/run_config.hpp"
 #include "models/pipeline/run_result.hpp"
@@ -31,13 +32,26 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ttgnn {
 
 /// \brief Checks the settings before any work: ranges, combinations the chosen path does not
-/// implement, the dataset folder (when set) and that every output file can be written.
+/// implement, the dataset folder (when set), that every output file can be written and that no
+/// output is another output or an input (require_distinct_paths over run_inputs / run_outputs).
 /// Throws ConfigError / InputError naming the option.
 void check_run_config(RunConfig const &config);
+
+/// \brief Checks, before any work on \p data, that the sizes the settings give fit this machine
+/// (TT cores, a full table, the GNN weights, a hidden layer of every node) and that the TT shape
+/// exists for its node count; ConfigError naming the options (--tt-rank, --tt-shape, --emb-dim,
+/// --hidden, ...) otherwise. \p config has its TT rank resolved.
+void check_run_sizes(RunConfig const &config, Dataset<std::int32_t> const &data);
+
+/// The files and folders a run reads (dataset, cache, a resumed checkpoint), with their options.
+std::vector<NamedPath> run_inputs(RunConfig const &config);
+/// The files a run writes (checkpoint, embeddings, predictions, metrics), with their options.
+std::vector<NamedPath> run_outputs(RunConfig const &config);
 
 /// \brief The split to load from dataset folder \p dir: \p requested when given, else
 /// meta.csv's `split`, else the only folder under split/. InputError when \p dir does not

@@ -5,6 +5,8 @@
 #include "core/io/checksum.hpp"
 #include "core/error.hpp"
 #include "core/io/path_checks.hpp"
+#include "core/runtime/memory_check.hpp"
+#include "core/tt/tt_shape.hpp"
 #include "graph/io/ogb_loader.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -16,11 +18,59 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <vector>
 
 namespace ttgnn {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+std::string factors_text(std::vector<std::int64_t> const &v) {
+  std::string s;
+  for (auto x : v)
+    s += (s.empty() ? "" : ",") + std::to_string(x);
+  return s;
+}
+
+/// The TT options as the user would have typed them, for messages about the shape.
+std::string tt_options(EmbeddingConfig const &e) {
+  std::string s = "--tt-rank " + std::to_string(e.tt_rank) + ", --emb-dim " + std::to_string(e.dim);
+  if (!e.tt_n.empty())
+    s += ", --tt-shape " + factors_text(e.tt_n);
+  if (!e.tt_d.empty())
+    s += ", --tt-dims " + factors_text(e.tt_d);
+  if (e.tt_n.empty()) {
+    std::ostringstream slack;
+    slack << e.tt_slack;
+    s += ", --tt-slack " + slack.str();
+  }
+  return s;
+}
+
+/// TT row and column factors given as options: 2 to 4 factors >= 1, as many of each.
+void check_tt_factors(EmbeddingConfig const &e) {
+  auto check = [](std::string const &option, std::vector<std::int64_t> const &f) {
+    if (f.empty())
+      return;
+    if (f.size() < 2 || f.size() > 4)
+      throw ConfigError(option + " " + factors_text(f) + ": give 2 to 4 factors, got " +
+                        std::to_string(f.size()));
+    for (auto x : f)
+      if (x < 1)
+        throw ConfigError(option + " " + factors_text(f) + ": every factor must be >= 1");
+  };
+  check("--tt-shape", e.tt_n);
+  check("--tt-dims", e.tt_d);
+  if (!e.tt_n.empty() && !e.tt_d.empty() && e.tt_n.size() != e.tt_d.size())
+    throw ConfigError("--tt-shape " + factors_text(e.tt_n) + " has " +
+                      std::to_string(e.tt_n.size()) + " factors but --tt-dims " +
+                      factors_text(e.tt_d) + " has " + std::to_string(e.tt_d.size()) +
+                      ": give one of each per TT core");
+}
+
+} // namespace
 
 void check_run_config(RunConfig const &c) {
   auto range = [](bool ok, std::string const &what) {
@@ -33,6 +83,10 @@ void check_run_config(RunConfig const &c) {
   range(c.dropout >= 0 && c.dropout < 1 && c.input_dropout >= 0 && c.input_dropout < 1,
         "--dropout and --input-dropout must be in [0, 1)");
   range(c.lr >= 0 && c.weight_decay >= 0, "--lr and --weight-decay must be >= 0");
+  range(c.plateau_factor > 0 && c.plateau_factor <= 1,
+        "--plateau-factor must be in (0, 1] (1: no reduction)");
+  range(c.embedding.lr < 0 || std::isfinite(c.embedding.lr), "--emb-lr must be a finite number");
+  check_tt_factors(c.embedding); // before --emb-dim, which --tt-dims sets
   range(c.embedding.dim >= 1, "--emb-dim must be >= 1");
   range(c.embedding.tt_rank >= 0, "--tt-rank must be >= 1 (or 0: chosen from the split)");
   range(c.embedding.tt_slack >= 1, "--tt-slack must be >= 1");
@@ -73,10 +127,73 @@ void check_run_config(RunConfig const &c) {
   }
   if (!c.data.dataset.empty())
     require_dataset_folder("--dataset", c.data.dataset);
-  require_output_file("--checkpoint", c.checkpoint);
-  require_output_file("--export-embeddings", c.export_embeddings);
-  require_output_file("--metrics-out", c.metrics_out);
-  require_output_file("--predictions", c.predictions_out);
+  for (NamedPath const &out : run_outputs(c))
+    require_output_file(out.option, out.path);
+  require_distinct_paths(run_inputs(c), run_outputs(c));
+}
+
+void check_run_sizes(RunConfig const &c, Dataset<std::int32_t> const &data) {
+  const double n = static_cast<double>(data.num_nodes()), f = sizeof(float);
+  EmbeddingConfig const &e = c.embedding;
+  const double dim = static_cast<double>(e.dim), hidden = static_cast<double>(c.hidden);
+  // what every parameter holds at the least: the value, its gradient and two Adam moments
+  const double per_parameter = 4 * f;
+  if (uses_tt(c.input)) {
+    if (!e.tt_n.empty())
+      check_row_factors(e.tt_n, data.num_nodes(), "--tt-shape", 2);
+    TtShape shape;
+    try {
+      shape = embedding_tt_shape(e, data.num_nodes());
+    } catch (ConfigError const &err) {
+      throw ConfigError("the TT shape of " + tt_options(e) + ": " + err.what());
+    }
+    double params = 0;
+    for (int k = 0; k < shape.num_cores(); ++k)
+      params += double(shape.n[k]) * double(shape.ranks[k]) * double(shape.d[k]) *
+                double(shape.ranks[k + 1]);
+    require_memory("--tt-rank " + std::to_string(e.tt_rank) + ": the TT cores (" + tt_options(e) +
+                       ")",
+                   per_parameter * params);
+    // the row maps of the order span every row of the table, the free ones included
+    require_memory("the TT table's rows (" + tt_options(e) + "; " +
+                       std::to_string(shape.padded_rows()) + " rows)",
+                   2 * sizeof(std::int64_t) * double(shape.padded_rows()));
+  }
+  if (uses_full_table(c.input))
+    require_memory("--emb-dim " + std::to_string(e.dim) + ": the embedding table of " +
+                       std::to_string(data.num_nodes()) + " nodes",
+                   per_parameter * n * dim);
+  const bool table = uses_tt(c.input) || uses_full_table(c.input);
+  const double width =
+      (uses_features(c.input) ? double(data.num_features()) : 0) + (table ? dim : 0);
+  const std::string width_option = table ? ", --emb-dim " + std::to_string(e.dim) : "";
+  // the input rows of every node: looked up each full-batch step, layer-wise in evaluation
+  require_memory("--emb-dim " + std::to_string(e.dim) + ": the input rows of " +
+                     std::to_string(data.num_nodes()) + " nodes",
+                 table ? f * n * dim : 0.0);
+  const double weights =
+      width * hidden + hidden * hidden * double(c.layers - 1) + hidden * data.num_classes;
+  require_memory("--hidden " + std::to_string(c.hidden) + ", --layers " + std::to_string(c.layers) +
+                     width_option + ": the GNN weights",
+                 per_parameter * weights);
+  // every path computes the hidden rows of all nodes (full batch: each step; mini-batch: the
+  // layer-wise evaluation), one layer at a time at the least
+  require_memory("--hidden " + std::to_string(c.hidden) + ": one hidden layer of " +
+                     std::to_string(data.num_nodes()) + " nodes",
+                 f * n * hidden);
+}
+
+std::vector<NamedPath> run_inputs(RunConfig const &c) {
+  return {{"--dataset", c.data.dataset},
+          {"--cache", c.data.cache_dir},
+          {"--checkpoint", c.resume ? c.checkpoint : std::string()}};
+}
+
+std::vector<NamedPath> run_outputs(RunConfig const &c) {
+  return {{"--checkpoint", c.checkpoint},
+          {"--export-embeddings", c.export_embeddings},
+          {"--predictions", c.predictions_out},
+          {"--metrics-out", c.metrics_out}};
 }
 
 std::string choose_split(std::string const &dir, std::string const &requested) {
@@ -179,6 +296,7 @@ void check_rocauc_defined(Dataset<std::int32_t> const &d, std::string const &whe
 
 LoadedData load_run_data(RunConfig const &c, RunLog const &log) {
   Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::load");
+  StageScope stage("loading the dataset");
   const auto t0 = std::chrono::steady_clock::now();
   const bool feat = uses_features(c.input);
   LoadOptions load;
@@ -193,8 +311,13 @@ LoadedData load_run_data(RunConfig const &c, RunLog const &log) {
   Dataset<std::int32_t> &d = out.data;
   if (d.train.extent(0) == 0)
     throw InputError(c.data.dataset + ": split " + load.split + " has no training nodes");
+  // the loader checks the split's nodes against a label file, when there is one
+  if (!d.is_multilabel() && (d.labels.extent(0) == 0 || d.labels(d.train(0)) < 0))
+    throw InputError(c.data.dataset + ": no node labels (raw/node-label.csv or .csv.gz, or "
+                                      "node-label.npz, is missing)");
   if (feat && !d.has_feature_values())
-    throw InputError(c.data.dataset + ": no node features (raw/node-feat); use --input emb or tt");
+    throw InputError(c.data.dataset + ": no node features (raw/node-feat.csv or .csv.gz, or "
+                                      "node_feat in data.npz, is missing); use --input emb or tt");
   if (d.num_classes < 2 && !d.is_multilabel())
     throw InputError(c.data.dataset + ": need at least 2 classes, found " +
                      std::to_string(d.num_classes));

@@ -146,12 +146,16 @@ MinibatchTrainOptions minibatch_options(Dataset<std::int32_t> const &data, RunCo
   m.model = gnn_config(c, 0, 0); // widths and kind: the trainer's
   m.fanouts =
       c.minibatch.fanouts.empty() ? std::vector<std::int64_t>(c.layers, 10) : c.minibatch.fanouts;
-  m.batch_size = c.minibatch.batch_size;
+  // a batch larger than the training set is the whole set: buffers sized for it, not for the
+  // number typed (the batches are the same)
+  const auto num_train = std::max<std::int64_t>(1, static_cast<std::int64_t>(data.train.extent(0)));
+  m.batch_size = std::min(c.minibatch.batch_size, num_train);
   m.eval_every = c.minibatch.eval_every;
   m.max_batches = c.minibatch.max_batches;
   m.eval_nodes = c.minibatch.eval_nodes;
   m.eval_fanouts = c.minibatch.eval_fanouts;
-  m.eval_batch_size = c.minibatch.eval_batch_size;
+  m.eval_batch_size =
+      std::min(c.minibatch.eval_batch_size, std::max<std::int64_t>(1, data.num_nodes()));
   m.eval_chunk = c.minibatch.eval_chunk;
   m.memory_budget = c.memory_budget;
   m.communicator = Communicator::world(); // mpirun -np P: data parallel (docs/DISTRIBUTED.md)
