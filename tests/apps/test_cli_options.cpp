@@ -70,8 +70,15 @@ TEST_CASE("numbers must be whole and finite") {
 
 namespace {
 
+/// The defaults of a run with a TT table (whose options all have an effect).
+ttgnn::RunConfig tt_run() {
+  ttgnn::RunConfig c;
+  c.input = ttgnn::InputKind::tt;
+  return c;
+}
+
 /// A RunConfig after parsing \p args as the options of a run over \p config.
-ttgnn::RunConfig applied(std::vector<char const *> args, ttgnn::RunConfig config = {}) {
+ttgnn::RunConfig applied(std::vector<char const *> args, ttgnn::RunConfig config = tt_run()) {
   Options o("train");
   const ttgnn::RunConfig defaults;
   ttgnn::cli::declare_run_options(o, &defaults);
@@ -80,9 +87,9 @@ ttgnn::RunConfig applied(std::vector<char const *> args, ttgnn::RunConfig config
   return config;
 }
 
-std::string apply_error(std::vector<char const *> args) {
+std::string apply_error(std::vector<char const *> args, ttgnn::RunConfig config = tt_run()) {
   try {
-    applied(std::move(args));
+    applied(std::move(args), std::move(config));
   } catch (ttgnn::ConfigError const &e) {
     return e.what();
   }
@@ -92,7 +99,7 @@ std::string apply_error(std::vector<char const *> args) {
 } // namespace
 
 TEST_CASE("run options set what was given and keep the rest") {
-  ttgnn::RunConfig preset;
+  ttgnn::RunConfig preset = tt_run();
   preset.hidden = 96;
   preset.embedding.tt_d = {4, 4, 2};
   const ttgnn::RunConfig c =
@@ -116,6 +123,37 @@ TEST_CASE("run options refuse bad values, the first in declaration order") {
   const std::string warmup = apply_error({"--warmup", "2"});
   CHECK(warmup.find("the learning-rate warm-up is --lr-warmup") != std::string::npos);
   CHECK(warmup.find("renamed") == std::string::npos);
+}
+
+TEST_CASE("run options that the other settings leave without effect are refused") {
+  ttgnn::RunConfig feat;
+  feat.input = ttgnn::InputKind::features;
+  CHECK(apply_error({"--tt-rank", "4"}, feat).find("--tt-rank sets the embedding table") == 0);
+  CHECK(
+      apply_error({"--input", "emb", "--tt-shape", "8,8,8"}).find("--tt-shape sets the TT table") ==
+      0);
+  CHECK(apply_error({"--fanout", "5,5"}).find("--fanout is an option of mini-batch training") == 0);
+  CHECK(apply_error({"--batch-size", "64", "--model", "sage", "--eval-fanout", "5,5"})
+            .find("--eval-fanout is for subset evaluation") == 0);
+  CHECK(apply_error(
+            {"--batch-size", "64", "--model", "sage", "--eval-nodes", "test", "--patience", "5"})
+            .find("--patience stops on the validation metric") == 0);
+  CHECK(apply_error({"--checkpoint-every", "3"}).find("--checkpoint-every") == 0);
+  CHECK(apply_error({"--init", "ortho", "--spectral-exponent", "0.5"})
+            .find("--spectral-exponent scales the spectral init") == 0);
+  CHECK(apply_error({"--tt-shape", "8,8,8", "--tt-slack", "2"}).find("--tt-slack") == 0);
+  // the same options with the settings that use them pass
+  CHECK(apply_error({"--batch-size", "64", "--model", "sage", "--fanout", "5,5", "--eval-nodes",
+                     "valid+test", "--eval-fanout", "5,5"})
+            .empty());
+  CHECK(apply_error({"--init", "spectral", "--spectral-exponent", "0.5", "--checkpoint", "c",
+                     "--checkpoint-every", "3"})
+            .empty());
+}
+
+TEST_CASE("enum option errors name the option") {
+  CHECK(apply_error({"--feature-norm", "l2"}).find("--feature-norm: ") == 0);
+  CHECK(apply_error({"--tt-backward", "fast"}).find("--tt-backward: ") == 0);
 }
 
 TEST_CASE("run options are listed by group, with preset defaults when none are given") {
