@@ -3,6 +3,7 @@
 // killed writer are found by name.
 #include "core/io/atomic_file.hpp"
 #include "core/error.hpp"
+#include "scratch_dir.hpp"
 #include "test_harness.hpp"
 
 #include <sys/stat.h>
@@ -10,16 +11,14 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 namespace fs = std::filesystem;
 
 namespace {
 
 fs::path fresh_dir(std::string const &name) {
-  const fs::path dir = fs::path(TTGNN_BINARY_DIR) / "test_scratch" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return ttgnn::test::scratch_dir(name);
 }
 
 std::string read_all(fs::path const &p) {
@@ -94,4 +93,58 @@ TEST_CASE("atomic file: remove_stale_temporaries removes only PATH.tmp-XXXXXX") 
   CHECK_FALSE(fs::exists(dir / "model.ckpt.tmp-zzzzzz"));
   CHECK(count_files(dir) == 4);
   CHECK(fs::exists(dir / "model.ckpt"));
+}
+
+// OutputTransaction: the outputs of a command appear together on commit(), or none of them;
+// checkpoints (Commit::immediate) appear at once; the temporary files are removed either way.
+TEST_CASE("output transaction: outputs appear together on commit, in place of the old ones") {
+  const fs::path dir = fresh_dir("transaction_commit");
+  ttgnn::write_file_atomic((dir / "a").string(), "old a");
+  {
+    ttgnn::OutputTransaction t;
+    ttgnn::write_file_atomic((dir / "a").string(), "new a");
+    ttgnn::write_file_atomic((dir / "b").string(), "new b");
+    CHECK(read_all(dir / "a") == "old a"); // nothing renamed yet
+    CHECK_FALSE(fs::exists(dir / "b"));
+    CHECK(count_files(dir) == 3); // a and the two finished temporaries
+    CHECK(t.pending() == std::vector<std::string>{(dir / "a").string(), (dir / "b").string()});
+    t.commit();
+    CHECK(t.pending().empty());
+  }
+  CHECK(read_all(dir / "a") == "new a");
+  CHECK(read_all(dir / "b") == "new b");
+  CHECK(count_files(dir) == 2);
+  // closed: writes commit at once again
+  ttgnn::write_file_atomic((dir / "c").string(), "c");
+  CHECK(read_all(dir / "c") == "c");
+}
+
+TEST_CASE("output transaction: dropped without commit, no output appears and no temporary is "
+          "left") {
+  const fs::path dir = fresh_dir("transaction_drop");
+  ttgnn::write_file_atomic((dir / "a").string(), "old a");
+  try {
+    ttgnn::OutputTransaction t;
+    ttgnn::write_file_atomic((dir / "a").string(), "new a");
+    ttgnn::write_file_atomic((dir / "b").string(), "new b");
+    throw ttgnn::InputError("the run failed");
+  } catch (ttgnn::InputError const &) {
+  }
+  CHECK(read_all(dir / "a") == "old a");
+  CHECK_FALSE(fs::exists(dir / "b"));
+  CHECK(count_files(dir) == 1);
+}
+
+TEST_CASE("output transaction: immediate writers (checkpoints) commit at once, one transaction "
+          "at a time") {
+  const fs::path dir = fresh_dir("transaction_immediate");
+  ttgnn::OutputTransaction t;
+  {
+    ttgnn::AtomicFileWriter w((dir / "ckpt").string(), ttgnn::AtomicFileWriter::Commit::immediate);
+    w.write("state");
+    w.commit();
+  }
+  CHECK(read_all(dir / "ckpt") == "state");
+  CHECK(t.pending().empty());
+  CHECK_THROWS_AS(ttgnn::OutputTransaction(), ttgnn::InputError);
 }

@@ -3,6 +3,7 @@
 // input folder; an option that is both input and output (a resumed checkpoint) is allowed.
 #include "core/error.hpp"
 #include "core/io/path_checks.hpp"
+#include "scratch_dir.hpp"
 #include "test_harness.hpp"
 
 #include <filesystem>
@@ -13,13 +14,6 @@ using ttgnn::NamedPath;
 using ttgnn::require_distinct_paths;
 
 namespace {
-
-fs::path fresh_dir(std::string const &name) {
-  const fs::path dir = fs::path(TTGNN_BINARY_DIR) / "test_scratch" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 void touch(fs::path const &p) {
   std::ofstream(p) << "x";
@@ -42,7 +36,7 @@ bool contains(std::string const &s, std::string const &part) {
 } // namespace
 
 TEST_CASE("distinct paths: two outputs naming one file are refused, naming both options") {
-  const fs::path dir = fresh_dir("paths_outputs");
+  const fs::path dir = ttgnn::test::scratch_dir("paths_outputs");
   const std::string a = (dir / "out.npy").string();
   std::string e = error_of([&] {
     require_distinct_paths({}, {{"--predictions", a}, {"--metrics-out", a}});
@@ -78,7 +72,7 @@ TEST_CASE("distinct paths: two outputs naming one file are refused, naming both 
 
 TEST_CASE("distinct paths: an output may not overwrite an input, nor a file inside an input "
           "folder") {
-  const fs::path dir = fresh_dir("paths_inputs");
+  const fs::path dir = ttgnn::test::scratch_dir("paths_inputs");
   fs::create_directories(dir / "data" / "raw");
   touch(dir / "data" / "raw" / "edge.csv");
   touch(dir / "model.ckpt");
