@@ -43,9 +43,9 @@ epochs=${EPOCHS:-12} warmup=${WARMUP:-3}
 : >"$out"
 ttgnn_run() { # ttgnn_run THREADS MODEL INPUT
   OMP_NUM_THREADS=$1 OMP_PROC_BIND=false "$build/bin/ttgnn" train --dataset "$data" --model "$2" \
-    --input "$3" --layers 2 --hidden 128 --emb-dim 128 --tt-rank 16 --dropout 0.5 \
+    --input "$3" --layers 2 --hidden 128 --dropout 0.5 \
     --input-dropout 0 --weight-decay 0 --lr 0.01 --epochs "$epochs" --patience 0 \
-    $([ "$3" = feat ] || echo --init gaussian) \
+    $([ "$3" = feat ] || echo --init gaussian --emb-dim 128) $([ "$3" != tt ] || echo --tt-rank 16) \
     --metrics-out "$work/m.csv" --json >"$work/t.json" 2>/dev/null
   "$py" - "$work/m.csv" "$warmup" "$1" "$2" "$3" <<'PY' | tee -a "$out"
 import csv, json, statistics, sys
