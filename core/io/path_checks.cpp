@@ -31,6 +31,11 @@ void require_output_file(std::string const &option, std::string const &path) {
   const fs::path p(path);
   if (p.filename().empty() || fs::is_directory(p, ec))
     throw ConfigError(option + " " + path + ": is a folder, expected a file name");
+  // the temporary file would be renamed onto it: a device or a pipe would be replaced
+  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
+    throw ConfigError(option + " " + path +
+                      ": is not a regular file (a device, pipe or socket); outputs are written to "
+                      "a temporary file and renamed onto their path, give a file path");
   const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
   if (!fs::exists(parent, ec))
     throw ConfigError(option + " " + path + ": folder " + parent.string() +

@@ -15,7 +15,8 @@ void require_dataset_folder(std::string const &option, std::string const &dir);
 
 /// \brief Throws ConfigError naming \p option and \p path when \p path (an output file, empty:
 /// not requested) cannot be written: its folder is missing, is not a folder or is not writable,
-/// or \p path itself is a folder. Nothing is created.
+/// or \p path itself is a folder or another non-regular file (a device such as /dev/null would
+/// be replaced by the rename). Nothing is created.
 void require_output_file(std::string const &option, std::string const &path);
 
 /// \brief A path a command reads or writes, with the option that named it.

@@ -68,6 +68,8 @@ refused "an output onto a dataset file" "--dataset data" --metrics-out -- \
   "${train[@]}" --metrics-out data/raw/edge.csv.gz
 refused "curve onto predictions" --predictions --curve-svg -- \
   "${train[@]}" --predictions p.npy --curve-svg p.npy
+refused "an output onto a device" "--metrics-out /dev/null: is not a regular file" -- \
+  "${train[@]}" --metrics-out /dev/null
 refused "partition --save onto a dataset file" --save --dataset -- \
   "$bin" partition --dataset data --order original --save data/raw/edge.csv.gz
 

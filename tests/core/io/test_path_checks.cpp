@@ -98,3 +98,13 @@ TEST_CASE("distinct paths: an output may not overwrite an input, nor a file insi
           require_distinct_paths({{"--checkpoint", ckpt}}, {{"--checkpoint", ckpt}});
         }).empty());
 }
+
+TEST_CASE("output files: a device is refused (the rename would replace it)") {
+  std::string e;
+  try {
+    ttgnn::require_output_file("--predictions", "/dev/null");
+  } catch (ttgnn::ConfigError const &err) {
+    e = err.what();
+  }
+  CHECK(contains(e, "--predictions /dev/null: is not a regular file"));
+}
