@@ -1,5 +1,5 @@
-#ifndef TTGNN_MODELS_NPY_WRITER_HPP
-#define TTGNN_MODELS_NPY_WRITER_HPP
+#ifndef TTGNN_GRAPH_NPY_WRITER_HPP
+#define TTGNN_GRAPH_NPY_WRITER_HPP
 /// \file npy_writer.hpp
 /// \brief Writes NumPy `.npy` arrays (format 1.0, C order, little-endian) through an
 /// AtomicFileWriter: the header first, then the data streamed in chunks, renamed into place
