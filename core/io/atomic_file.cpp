@@ -21,17 +21,21 @@ namespace {
 
 // The temporary files of this process, where a signal handler can read them: fixed buffers
 // (nothing is freed under the handler), a slot's state set before mkstemp creates the file,
-// so a file exists only while its name is listed.
+// so a file exists only while its name is listed. A finished file that waits for its
+// transaction also lists its destination.
 constexpr int temp_slots = 64;
+enum SlotState : int { slot_free = 0, slot_writing = 1, slot_finished = 2 };
 char temp_names[temp_slots][PATH_MAX];
-std::atomic<int> temp_state[temp_slots]; // 0 free, 1 taken
+char dest_names[temp_slots][PATH_MAX];
+std::atomic<int> temp_state[temp_slots];
+std::atomic<bool> transaction_committing{false};
 
 int take_slot(std::string const &name) {
   if (name.size() >= PATH_MAX)
     return -1;
   for (int i = 0; i < temp_slots; ++i) {
-    int expected = 0;
-    if (temp_state[i].compare_exchange_strong(expected, 1)) {
+    int expected = slot_free;
+    if (temp_state[i].compare_exchange_strong(expected, slot_writing)) {
       std::memcpy(temp_names[i], name.c_str(), name.size() + 1);
       return i;
     }
@@ -39,15 +43,31 @@ int take_slot(std::string const &name) {
   return -1; // more than 64 files at once: written without signal cleanup
 }
 
-void free_slot(int slot) {
-  if (slot >= 0)
-    temp_state[slot].store(0);
+/// The file of \p slot is whole and waits for its transaction to rename it onto \p path.
+void mark_finished(int slot, std::string const &path) {
+  if (slot < 0 || path.size() >= PATH_MAX)
+    return; // stays "writing": a signal removes it
+  std::memcpy(dest_names[slot], path.c_str(), path.size() + 1);
+  temp_state[slot].store(slot_finished);
 }
 
+void free_slot(int slot) {
+  if (slot >= 0)
+    temp_state[slot].store(slot_free);
+}
+
+// A signal during a transaction's commit finishes it (every output appears, as the command
+// succeeded); at any other time the files in progress are abandoned. rename and unlink are
+// async-signal-safe.
 extern "C" void remove_temporaries_and_reraise(int sig) {
-  for (int i = 0; i < temp_slots; ++i)
-    if (temp_state[i].load() == 1)
-      ::unlink(temp_names[i]); // async-signal-safe
+  const bool finish = transaction_committing.load();
+  for (int i = 0; i < temp_slots; ++i) {
+    const int state = temp_state[i].load();
+    if (state == slot_finished && finish)
+      ::rename(temp_names[i], dest_names[i]);
+    else if (state != slot_free)
+      ::unlink(temp_names[i]);
+  }
   std::signal(sig, SIG_DFL);
   std::raise(sig); // delivered when the handler returns: the process ends by the signal
 }
@@ -116,6 +136,7 @@ void AtomicFileWriter::commit() {
     std::lock_guard<std::mutex> lock(transaction_mutex);
     if (open_transaction) { // the transaction renames it (or removes it)
       open_transaction->files_.push_back({temp_, path_, slot_});
+      mark_finished(slot_, path_);
       committed_ = true;
       return;
     }
@@ -151,16 +172,19 @@ void OutputTransaction::commit() {
   std::lock_guard<std::mutex> lock(transaction_mutex);
   if (open_transaction == this)
     open_transaction = nullptr;
+  transaction_committing.store(true); // a signal from here on finishes the renames
   std::size_t done = 0;
   for (; done < files_.size(); ++done) {
     Pending const &f = files_[done];
     if (std::rename(f.temp.c_str(), f.path.c_str()) != 0) {
       const std::string why = std::strerror(errno);
+      transaction_committing.store(false);
       files_.erase(files_.begin(), files_.begin() + static_cast<std::ptrdiff_t>(done));
       throw InputError(f.path + ": cannot write: " + why); // the destructor removes the rest
     }
     free_slot(f.slot);
   }
+  transaction_committing.store(false);
   files_.clear();
 }
 

@@ -82,9 +82,10 @@ void write_file_atomic(std::string const &path, std::string const &content);
 std::size_t remove_stale_temporaries(std::string const &path);
 
 /// \brief Installs handlers for SIGINT, SIGTERM and SIGHUP that remove every temporary file of
-/// this process' AtomicFileWriters (and OutputTransaction) and then end the process by the same
-/// signal (a shell reports 128 + the signal number: 130 for SIGINT, 143 for SIGTERM). Files
-/// already renamed into place stay whole. Call once, early in main().
+/// this process' AtomicFileWriters and OutputTransaction (or, when the transaction is renaming
+/// its outputs, finish the renames, so that its outputs still appear together) and then end the
+/// process by the same signal (a shell reports 128 + the signal number: 130 for SIGINT, 143 for
+/// SIGTERM). Files already renamed into place stay whole. Call once, early in main().
 void remove_temporaries_on_signal();
 
 } // namespace ttgnn

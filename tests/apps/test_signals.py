@@ -8,8 +8,9 @@ Each try trains a TT table on the dataset with a checkpoint every epoch and ever
 (--predictions, --export-embeddings, --metrics-out, --curve-svg), each already present with
 known content, and sends SIGINT or SIGTERM after a random delay (seeded) that falls anywhere
 from loading to the final writes. The run must end by that signal (or exit 0 when it finished
-first). Then: no `*.tmp-*` file in the folder; killed, the old outputs are byte for byte what
-they were; finished, each is new and whole; a checkpoint that exists loads (`ttgnn predict`).
+first). Then: no `*.tmp-*` file in the folder; the outputs are all the old ones byte for byte
+(stopped before the run renamed them) or all new and whole (stopped during or after the
+renames, or finished); a checkpoint that exists loads (`ttgnn predict`).
 """
 import argparse
 import os
@@ -87,19 +88,23 @@ def main():
         temps = [n for n in os.listdir(folder) if ".tmp-" in n]
         if temps:
             problems.append(f"temporary files left: {temps}")
+        replaced = []
+        for name, content in old.items():
+            with open(os.path.join(folder, name), "rb") as f:
+                data = f.read()
+            if data != content:
+                replaced.append(name)
+                if len(data) < 64:
+                    problems.append(f"{name} replaced by a file of {len(data)} bytes")
         if rc == -sig:
             killed += 1
-            for name, content in old.items():
-                with open(os.path.join(folder, name), "rb") as f:
-                    if f.read() != content:
-                        problems.append(f"{name} changed by a killed run")
+            # stopped before the outputs' renames: all old; during or after them: all new
+            if replaced and len(replaced) != len(old):
+                problems.append(f"a killed run replaced {replaced} and not the others")
         elif rc == 0:
             finished += 1
-            for name, content in old.items():
-                with open(os.path.join(folder, name), "rb") as f:
-                    data = f.read()
-                if data == content or len(data) < 64:
-                    problems.append(f"{name} not replaced by a whole new file")
+            if len(replaced) != len(old):
+                problems.append(f"a finished run replaced only {replaced}")
         else:
             problems.append(f"ended with status {rc}, expected {-sig} or 0: "
                             f"{err.decode(errors='replace').strip()[-300:]}")
