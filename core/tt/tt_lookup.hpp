@@ -28,6 +28,7 @@
 #include "core/tt/tt_cores.hpp"
 #include "core/tt/tt_modes.hpp"
 #include "core/tt/detail/tt_forward_kernels.hpp"
+#include "core/tt/detail/tt_tiles.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -43,6 +44,7 @@ public:
   using memory_space = typename ExecutionSpace::memory_space;
   using matrix = Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space>;
   using index_view = Kokkos::View<std::int64_t *, memory_space>;
+  using index32_view = Kokkos::View<std::uint32_t *, memory_space>;
 
   KeyGrouping<ExecutionSpace> rows_by_prefix;         ///< prefix path: rows by prefix
   KeyGrouping<ExecutionSpace> by_digit[max_tt_cores]; ///< deterministic backward groupings
@@ -52,6 +54,13 @@ public:
   Kokkos::View<Scalar *, memory_space> segment_sums;  ///< their partial sums, flat
   matrix prefix, dprefix;                             ///< P and dL/dP per prefix
   std::int64_t num_prefixes = 0;
+  /// Prefix tiles (core/tt/detail/tt_tiles.hpp): per sorted row its batch row and last
+  /// digit, per prefix its first sorted row, per tile its first prefix.
+  index32_view tile_row, tile_digit, prefix_first;
+  index_view tile_first;
+  std::int64_t num_tiles = 0;
+  Kokkos::View<Scalar *, memory_space> last_core;    ///< the last core expanded or transposed
+  Kokkos::View<Scalar *, memory_space> tile_partial; ///< per-tile last-core gradients, flat
 
   /// The batch the plan was built for (prefix path), to be reused by backward.
   void const *plan_ids = nullptr;
@@ -66,6 +75,8 @@ public:
     for (auto const &v : segment_first)
       ledger.add(v);
     ledger.add(keys).add(digit_keys).add(segment_sums).add(prefix).add(dprefix);
+    ledger.add(tile_row).add(tile_digit).add(prefix_first).add(tile_first);
+    ledger.add(last_core).add(tile_partial);
   }
 
   /// Frees every buffer and forgets the plan: the next backward needs a forward first.

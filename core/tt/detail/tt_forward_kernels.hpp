@@ -60,32 +60,6 @@ template <class Scalar, class ExecutionSpace> struct TtChainForward {
   }
 };
 
-/// \brief Prefix path, one team per row: row = P · G_{K-1}[i_{K-1}], where P (D' x R, D' =
-/// d[0]···d[K-2], R = ranks[K-1]) is the product of the row's prefix, prefix(row_prefix(row), :).
-/// Rows are visited in the order of `order` (grouped by prefix).
-template <class Scalar, class ExecutionSpace> struct TtLastCoreForward {
-  using memory_space = typename ExecutionSpace::memory_space;
-  using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
-  TtDeviceCores<const Scalar, memory_space> g;
-  Kokkos::View<const std::int64_t *, memory_space> ids, order, row_prefix;
-  Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space> prefix;
-  Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space> out;
-  int level = 0;
-
-  /// Scratch Scalars per team.
-  static int buffer_size(TtDeviceCores<const Scalar, memory_space> const &) { return 0; }
-
-  KOKKOS_INLINE_FUNCTION void operator()(member_type const &team) const {
-    const int last = g.num_cores - 1;
-    const int lead = g.lead(last), rank = g.r[last], dl = g.d[last];
-    const std::int64_t row = order(team.league_rank());
-    // out (lead x dl) = P (lead x R) · G (R x dl).
-    block_gemm<host_space_v<ExecutionSpace>>(team, lead, rank, dl, &prefix(row_prefix(row), 0),
-                                             rank, 1, g.slice(last, ids(row) % g.n[last]), dl,
-                                             &out(row, 0), dl, false);
-  }
-};
-
 } // namespace ttgnn::detail
 
 #endif

@@ -35,7 +35,9 @@ template <class Cores> int chain_cols(Cores const &g, int e) {
   return q;
 }
 
-/// Groups the rows of \p ids by prefix and computes P for every distinct prefix.
+/// \brief The prefix plan of a batch: keys id / n[K-1] by multiply-shift (FastDiv), the rows
+/// grouped by prefix (stable sort), per sorted row its batch row and last digit in 32 bits,
+/// per prefix its first sorted row, the tiles (tt_tiles.hpp), and P for every prefix.
 template <class ExecutionSpace, class Scalar>
 void build_prefix_plan(
     ExecutionSpace const &space,
@@ -44,18 +46,64 @@ void build_prefix_plan(
     std::int64_t num_rows, void const *core0, TtLookupWorkspace<Scalar, ExecutionSpace> &ws,
     char const *what) {
   Kokkos::Profiling::ScopedRegion region("ttgnn::tt_lookup::prefix_plan");
+  using memory_space = typename ExecutionSpace::memory_space;
   const int last = g.num_cores - 1;
   const auto batch = static_cast<std::int64_t>(ids.extent(0));
+  constexpr std::int64_t max32 = 0xffffffff;
+  if (batch > max32 || g.n[last] > max32)
+    throw ConfigError(std::string(what) + ": the prefix path takes batches and last factors "
+                                          "below 2^32 rows (32-bit row indices and digits)");
   reserve_entries(ws.keys, batch, "ttgnn::tt_lookup::keys");
   auto keys = Kokkos::subview(ws.keys, Kokkos::make_pair(std::int64_t(0), batch));
-  const auto descents = digit_keys(space, ids, g, g.num_cores, -1, keys, num_rows, what);
+  const FastDiv fd(g.n[last]);
+  const std::int64_t n_last = g.n[last];
+  constexpr std::int64_t bad_unit = std::int64_t(1) << 32;
+  const auto acc = sum_range(
+      space, "ttgnn::tt_lookup::prefix_keys", 0, batch,
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & sum) {
+        const auto id = ids(i);
+        const auto key = fd.div(id);
+        keys(i) = key;
+        if (id < 0 || id >= num_rows)
+          sum += bad_unit;
+        if (i > 0 && key < fd.div(ids(i - 1)))
+          sum += 1;
+      });
+  if (acc / bad_unit > 0)
+    throw InputError(std::string(what) + ": " + std::to_string(acc / bad_unit) +
+                     " node ids are outside [0, " + std::to_string(num_rows) + ")");
   std::int64_t bound = 1;
   for (int k = 0; k < last; ++k)
     bound *= g.n[k];
-  group_by_key(space,
-               Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space>(keys),
-               bound, ws.rows_by_prefix, descents == 0 ? 1 : 0);
+  group_by_key(space, Kokkos::View<const std::int64_t *, memory_space>(keys), bound,
+               ws.rows_by_prefix, acc % bad_unit == 0 ? 1 : 0);
   const auto np = ws.rows_by_prefix.num_groups;
+  reserve_entries(ws.tile_row, std::max<std::int64_t>(batch, 1), "ttgnn::tt_lookup::tile_row");
+  reserve_entries(ws.tile_digit, std::max<std::int64_t>(batch, 1), "ttgnn::tt_lookup::tile_digit");
+  reserve_entries(ws.prefix_first, np + 1, "ttgnn::tt_lookup::prefix_first");
+  reserve_entries(ws.tile_first, np + 1, "ttgnn::tt_lookup::tile_first");
+  const auto order = ws.rows_by_prefix.order, offsets = ws.rows_by_prefix.offsets;
+  const auto trow = ws.tile_row, tdigit = ws.tile_digit, pfirst = ws.prefix_first;
+  const auto tfirst = ws.tile_first;
+  for_range(
+      space, "ttgnn::tt_lookup::tile_rows", 0, batch, KOKKOS_LAMBDA(std::int64_t x) {
+        const auto row = order(x);
+        const auto id = ids(row);
+        trow(x) = static_cast<std::uint32_t>(row);
+        tdigit(x) = static_cast<std::uint32_t>(id - fd.div(id) * n_last);
+      });
+  const std::int64_t per_tile = tile_rows(n_last);
+  ws.num_tiles = scan_range(
+      space, "ttgnn::tt_lookup::tiles", 0, np + 1,
+      KOKKOS_LAMBDA(std::int64_t p, std::int64_t & update, bool final) {
+        if (final)
+          pfirst(p) = static_cast<std::uint32_t>(offsets(p));
+        const bool starts = p == np || p == 0 || offsets(p) / per_tile != offsets(p - 1) / per_tile;
+        if (starts && final)
+          tfirst(update) = p;
+        if (starts && p < np)
+          update += 1;
+      });
   const int lead = g.lead(last), rank = g.r[last];
   reserve_rows(ws.prefix, std::max<std::int64_t>(np, 1), lead * rank, "ttgnn::tt_lookup::prefix");
   using forward = TtChainForward<Scalar, ExecutionSpace>;
@@ -71,6 +119,140 @@ void build_prefix_plan(
   ws.plan_ids = ids.data();
   ws.plan_size = ids.extent(0);
   ws.plan_core0 = core0;
+}
+
+/// The tiles of the workspace's plan.
+template <class Scalar, class ExecutionSpace>
+TtTilePlan<typename ExecutionSpace::memory_space>
+tile_plan(TtLookupWorkspace<Scalar, ExecutionSpace> const &ws) {
+  TtTilePlan<typename ExecutionSpace::memory_space> plan;
+  plan.row = ws.tile_row;
+  plan.digit = ws.tile_digit;
+  plan.first = ws.prefix_first;
+  plan.tile = ws.tile_first;
+  plan.num_tiles = ws.num_tiles;
+  return plan;
+}
+
+/// \brief Forward of the planned rows, one tile at a time: out(row, :) = P · G_{K-1}[i]. \p
+/// HostKernels: the CPU micro-kernels (tt_tile_host.hpp, Gx built here), else the team kernel
+/// (any space; the one devices run).
+template <bool HostKernels, class ExecutionSpace, class Scalar>
+void tiles_forward(
+    ExecutionSpace const &space,
+    TtDeviceCores<const Scalar, typename ExecutionSpace::memory_space> const &g,
+    Kokkos::View<Scalar **, Kokkos::LayoutRight, typename ExecutionSpace::memory_space> out,
+    TtLookupWorkspace<Scalar, ExecutionSpace> &ws) {
+  const int last = g.num_cores - 1;
+  const int lead = g.lead(last), rank = g.r[last], dl = g.d[last];
+  const auto prefix = Kokkos::subview(
+      ws.prefix, Kokkos::make_pair(std::int64_t(0), ws.num_prefixes), Kokkos::ALL());
+  if constexpr (HostKernels) {
+    const TtTileDims dims = tile_dims(lead, rank, dl, static_cast<int>(sizeof(Scalar)));
+    const int period = dims.period;
+    const std::int64_t size = g.n[last] * rank * period;
+    reserve_entries(ws.last_core, size, "ttgnn::tt_lookup::last_core");
+    const auto gx = ws.last_core;
+    for_range(
+        space, "ttgnn::tt_lookup::expand_last_core", 0, size, KOKKOS_LAMBDA(std::int64_t e) {
+          const std::int64_t i = e / (std::int64_t(rank) * period);
+          const int x = static_cast<int>(e - i * rank * period), r = x / period;
+          gx(e) = g.slice(last, i)[r * dl + (x - r * period) % dl];
+        });
+    TtTileForwardHost<Scalar, ExecutionSpace> f;
+    f.plan = tile_plan(ws);
+    f.dims = dims;
+    f.prefix = prefix;
+    f.gx = gx;
+    f.out = out;
+    launch_teams(space, "ttgnn::tt_lookup::forward_tiles", ws.num_tiles,
+                 team_bytes<Scalar, ExecutionSpace>(rank * dims.pexp_ld), 1, f);
+  } else {
+    TtTileForwardTeam<Scalar, ExecutionSpace> f;
+    f.plan = tile_plan(ws);
+    f.g = g;
+    f.prefix = prefix;
+    f.out = out;
+    launch_teams(space, "ttgnn::tt_lookup::forward_tiles", ws.num_tiles,
+                 team_bytes<Scalar, ExecutionSpace>(lead * rank), lead * dl, f);
+  }
+}
+
+/// \brief Backward of the planned rows, one tile at a time: dprefix(p, :) = dL/dP for every
+/// prefix, and the last core's gradient of each tile's rows into its copy; then grads of the
+/// last core += the copies in tile order. \p HostKernels as in tiles_forward.
+template <bool HostKernels, class ExecutionSpace, class Scalar>
+void tiles_backward(
+    ExecutionSpace const &space,
+    TtDeviceCores<const Scalar, typename ExecutionSpace::memory_space> const &g,
+    Kokkos::View<const Scalar **, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
+        grad_rows,
+    TtDeviceCores<Scalar, typename ExecutionSpace::memory_space> const &grads,
+    TtLookupWorkspace<Scalar, ExecutionSpace> &ws) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  const int last = g.num_cores - 1;
+  const int lead = g.lead(last), rank = g.r[last], dl = g.d[last];
+  const std::int64_t np = ws.num_prefixes, tiles = ws.num_tiles;
+  const std::int64_t slice = std::int64_t(dl) * rank, core_size = g.n[last] * slice;
+  reserve_rows(ws.dprefix, std::max<std::int64_t>(np, 1), lead * rank, "ttgnn::tt_lookup::dprefix");
+  reserve_entries(ws.tile_partial, std::max<std::int64_t>(tiles * core_size, 1),
+                  "ttgnn::tt_lookup::tile_partial");
+  Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space, Kokkos::MemoryUnmanaged> partial(
+      ws.tile_partial.data(), tiles, core_size);
+  const auto prefix =
+      Kokkos::subview(ws.prefix, Kokkos::make_pair(std::int64_t(0), np), Kokkos::ALL());
+  if constexpr (HostKernels) {
+    reserve_entries(ws.last_core, core_size, "ttgnn::tt_lookup::last_core");
+    const auto gt = ws.last_core;
+    for_range(
+        space, "ttgnn::tt_lookup::transpose_last_core", 0, core_size,
+        KOKKOS_LAMBDA(std::int64_t e) { // gt(i, j, r) = G(i, r, j)
+          const std::int64_t i = e / slice;
+          const int x = static_cast<int>(e - i * slice), j = x / rank, r = x - j * rank;
+          gt(e) = g.slice(last, i)[r * dl + j];
+        });
+    TtTileBackwardHost<Scalar, ExecutionSpace> f;
+    f.plan = tile_plan(ws);
+    f.dims = tile_dims(lead, rank, dl, static_cast<int>(sizeof(Scalar)));
+    f.prefix = prefix;
+    f.grad_rows = grad_rows;
+    f.gt = gt;
+    f.dprefix = ws.dprefix;
+    f.partial = partial;
+    launch_teams(space, "ttgnn::tt_lookup::backward_tiles", tiles, 0, 1, f);
+  } else {
+    TtTileBackwardTeam<Scalar, ExecutionSpace> f;
+    f.plan = tile_plan(ws);
+    f.g = g;
+    f.prefix = prefix;
+    f.grad_rows = grad_rows;
+    f.dprefix = ws.dprefix;
+    f.partial = partial;
+    launch_teams(space, "ttgnn::tt_lookup::backward_tiles", tiles,
+                 team_bytes<Scalar, ExecutionSpace>(lead * rank), rank, f);
+  }
+  // grads(i, r, j) += partial(0, (i, j, r)) + ... in tile order, chunks of entries in parallel.
+  constexpr std::int64_t chunk = 256;
+  const auto chunks = (core_size + chunk - 1) / chunk;
+  Kokkos::parallel_for(
+      "ttgnn::tt_lookup::sum_tiles", Kokkos::RangePolicy<ExecutionSpace>(space, 0, chunks),
+      KOKKOS_LAMBDA(std::int64_t c) {
+        const std::int64_t e0 = c * chunk, e1 = Kokkos::min(e0 + chunk, core_size);
+        Scalar acc[chunk];
+        for (auto e = e0; e < e1; ++e) {
+          const std::int64_t i = e / slice;
+          const int x = static_cast<int>(e - i * slice), j = x / rank, r = x - j * rank;
+          acc[e - e0] = grads.slice(last, i)[r * dl + j];
+        }
+        for (std::int64_t t = 0; t < tiles; ++t)
+          for (auto e = e0; e < e1; ++e)
+            acc[e - e0] += partial(t, e);
+        for (auto e = e0; e < e1; ++e) {
+          const std::int64_t i = e / slice;
+          const int x = static_cast<int>(e - i * slice), j = x / rank, r = x - j * rank;
+          grads.slice(last, i)[r * dl + j] = acc[e - e0];
+        }
+      });
 }
 
 /// A rows x cols matrix over the workspace's segment sums (grown only).
@@ -209,17 +391,7 @@ void tt_lookup_forward(
   }
   detail::build_prefix_plan(space, g, ids, cores.shape().num_rows, cores.core(0).data(), ws,
                             "tt_lookup_forward");
-  using functor_type = detail::TtLastCoreForward<Scalar, ExecutionSpace>;
-  functor_type f;
-  f.g = g;
-  f.ids = ids;
-  f.order = ws.rows_by_prefix.order;
-  f.row_prefix = ws.rows_by_prefix.group_of;
-  f.prefix = ws.prefix;
-  f.out = out;
-  detail::launch_teams(space, "ttgnn::tt_lookup::forward_prefix_rows", batch,
-                       detail::team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g)),
-                       g.d[g.num_cores - 1], f);
+  detail::tiles_forward<detail::host_space_v<ExecutionSpace>>(space, g, out, ws);
 }
 
 /// \brief grads += dL/dcores given grad_rows = dL/d(out of the forward on the same ids).
@@ -260,47 +432,8 @@ void tt_lookup_backward(
   }
   const auto np = ws.num_prefixes;
   const auto rows = Kokkos::make_pair(std::int64_t(0), np);
-  const int lead = g.lead(last), rank = g.r[last];
-  reserve_rows(ws.dprefix, std::max<std::int64_t>(np, 1), lead * rank, "ttgnn::tt_lookup::dprefix");
-  const_matrix prefix = Kokkos::subview(ws.prefix, rows, Kokkos::ALL());
-  {
-    using functor_type = detail::TtLastCoreBackward<Scalar, ExecutionSpace>;
-    functor_type f;
-    f.g = g;
-    f.grads = gg;
-    f.ids = ids;
-    f.order = ws.rows_by_prefix.order;
-    f.offsets = ws.rows_by_prefix.offsets;
-    f.grad_rows = grad_rows;
-    f.prefix = prefix;
-    f.dprefix = ws.dprefix;
-    f.atomic = atomic;
-    detail::launch_teams(space, "ttgnn::tt_lookup::backward_last_core", np,
-                         detail::team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g)),
-                         rank, f);
-  }
-  if (!atomic) {
-    auto keys = Kokkos::subview(ws.keys, Kokkos::make_pair(std::int64_t(0), batch));
-    const auto descents = detail::digit_keys(space, ids, g, nc, last, keys);
-    auto &by_last = ws.by_digit[last];
-    group_by_key(space, Kokkos::View<const std::int64_t *, memory_space>(keys), g.n[last], by_last,
-                 descents == 0 ? 1 : 0);
-    using functor_type = detail::TtLastCoreGrad<Scalar, ExecutionSpace>;
-    functor_type f;
-    f.g = g;
-    detail::add_segments(space, by_last, last, g.d[last] * g.r[last], ws.segment_first[last],
-                         f.seg);
-    const auto segments = f.seg.first_row[max_tt_cores];
-    f.partial = detail::segment_matrix(ws, segments, g.d[last] * g.r[last]);
-    f.order = by_last.order;
-    f.row_prefix = ws.rows_by_prefix.group_of;
-    f.grad_rows = grad_rows;
-    f.prefix = prefix;
-    detail::launch_teams(space, "ttgnn::tt_lookup::backward_last_core_grouped", segments,
-                         detail::team_bytes<Scalar, ExecutionSpace>(functor_type::buffer_size(g)),
-                         rank, f);
-    detail::combine_segments(space, gg, f.seg, f.partial);
-  }
+  // The last core (deterministic in both modes: tile copies, no atomics), then the chain.
+  detail::tiles_backward<detail::host_space_v<ExecutionSpace>>(space, g, grad_rows, gg, ws);
   Kokkos::View<const std::int64_t *, memory_space> prefix_keys =
       Kokkos::subview(ws.rows_by_prefix.keys, rows);
   const_matrix dprefix = Kokkos::subview(ws.dprefix, rows, Kokkos::ALL());
