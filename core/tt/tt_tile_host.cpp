@@ -91,32 +91,32 @@ TtTileDims tile_dims(int lead, int rank, int dl, int scalar_bytes) {
 template <class S>
 void tile_forward_prefix(TtTileDims const &dims, S const *p, std::int64_t count,
                          std::uint32_t const *rows, std::uint32_t const *digits, S const *gx,
-                         S *out, std::int64_t ld_out, S *pexp) {
+                         S *out, std::int64_t ld_out, S *pexp, std::int64_t ahead) {
 #if defined(TTGNN_TILE_AVX2_DISPATCH)
   if (use_avx2())
-    return avx2::forward_prefix(dims, p, count, rows, digits, gx, out, ld_out, pexp);
+    return avx2::forward_prefix(dims, p, count, rows, digits, gx, out, ld_out, pexp, ahead);
 #endif
-  base::forward_prefix(dims, p, count, rows, digits, gx, out, ld_out, pexp);
+  base::forward_prefix(dims, p, count, rows, digits, gx, out, ld_out, pexp, ahead);
 }
 
 template <class S>
 void tile_backward_prefix(TtTileDims const &dims, S const *p, std::int64_t count,
                           std::uint32_t const *rows, std::uint32_t const *digits, S const *grad,
-                          std::int64_t ld_grad, S const *gt, S *dp, S *dgt) {
+                          std::int64_t ld_grad, S const *gt, S *dp, S *dgt, std::int64_t ahead) {
 #if defined(TTGNN_TILE_AVX2_DISPATCH)
   if (use_avx2())
-    return avx2::backward_prefix(dims, p, count, rows, digits, grad, ld_grad, gt, dp, dgt);
+    return avx2::backward_prefix(dims, p, count, rows, digits, grad, ld_grad, gt, dp, dgt, ahead);
 #endif
-  base::backward_prefix(dims, p, count, rows, digits, grad, ld_grad, gt, dp, dgt);
+  base::backward_prefix(dims, p, count, rows, digits, grad, ld_grad, gt, dp, dgt, ahead);
 }
 
 #define TTGNN_TILE_INSTANTIATE(S)                                                                  \
   template void tile_forward_prefix<S>(TtTileDims const &, S const *, std::int64_t,                \
                                        std::uint32_t const *, std::uint32_t const *, S const *,    \
-                                       S *, std::int64_t, S *);                                    \
+                                       S *, std::int64_t, S *, std::int64_t);                      \
   template void tile_backward_prefix<S>(TtTileDims const &, S const *, std::int64_t,               \
                                         std::uint32_t const *, std::uint32_t const *, S const *,   \
-                                        std::int64_t, S const *, S *, S *);
+                                        std::int64_t, S const *, S *, S *, std::int64_t);
 TTGNN_TILE_INSTANTIATE(float)
 TTGNN_TILE_INSTANTIATE(double)
 #undef TTGNN_TILE_INSTANTIATE

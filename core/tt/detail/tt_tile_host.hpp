@@ -38,10 +38,12 @@ int tile_vector_bytes();
 
 /// \brief Forward of the rows of one prefix: out(rows[k], :) = P · G[digits[k]] for k < count.
 /// \param p P, D' x R row-major. \param gx Gx, n x R x LQ. \param pexp work, R x pexp_ld.
+/// \param ahead rows[k] and digits[k] are valid for k < ahead (>= count): the rows of the
+/// prefixes that follow in the tile, whose memory is prefetched while this one computes.
 template <class S>
 void tile_forward_prefix(TtTileDims const &dims, S const *p, std::int64_t count,
                          std::uint32_t const *rows, std::uint32_t const *digits, S const *gx,
-                         S *out, std::int64_t ld_out, S *pexp);
+                         S *out, std::int64_t ld_out, S *pexp, std::int64_t ahead);
 
 /// \brief Backward of the rows of one prefix given their gradients g_k = grad(rows[k], :), with
 /// GT = the last core transposed (n x d x R, built once per call):
@@ -49,10 +51,11 @@ void tile_forward_prefix(TtTileDims const &dims, S const *p, std::int64_t count,
 ///   runs over the prefix's rows and the columns of each (for each entry, k outer, j inner);
 /// - dgt[digits[k]] (d x R) += g_k^T · P for k in order (each term summed over a first).
 /// Both read the rows' gradients from memory once; the second pass finds them in cache.
+/// \p ahead as in tile_forward_prefix.
 template <class S>
 void tile_backward_prefix(TtTileDims const &dims, S const *p, std::int64_t count,
                           std::uint32_t const *rows, std::uint32_t const *digits, S const *grad,
-                          std::int64_t ld_grad, S const *gt, S *dp, S *dgt);
+                          std::int64_t ld_grad, S const *gt, S *dp, S *dgt, std::int64_t ahead);
 
 } // namespace ttgnn::detail
 

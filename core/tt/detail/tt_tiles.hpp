@@ -76,10 +76,12 @@ template <class Scalar, class ExecutionSpace> struct TtTileForwardHost {
     const std::int64_t t = team.league_rank();
     Scalar *pexp =
         team_scratch<Scalar>(team, level, std::size_t(dims.rank) * std::size_t(dims.pexp_ld));
+    const std::uint32_t end = plan.first(plan.tile(t + 1));
     for (auto p = plan.tile(t); p < plan.tile(t + 1); ++p) {
       const std::uint32_t b = plan.first(p), e = plan.first(p + 1);
       tile_forward_prefix(dims, &prefix(p, 0), std::int64_t(e - b), &plan.row(b), &plan.digit(b),
-                          gx.data(), out.data(), std::int64_t(out.stride(0)), pexp);
+                          gx.data(), out.data(), std::int64_t(out.stride(0)), pexp,
+                          std::int64_t(end - b));
     }
   }
 };
@@ -103,11 +105,12 @@ template <class Scalar, class ExecutionSpace> struct TtTileBackwardHost {
     Scalar *dgt = &partial(t, 0);
     for (std::size_t i = 0; i < partial.extent(1); ++i)
       dgt[i] = Scalar(0);
+    const std::uint32_t end = plan.first(plan.tile(t + 1));
     for (auto p = plan.tile(t); p < plan.tile(t + 1); ++p) {
       const std::uint32_t b = plan.first(p), e = plan.first(p + 1);
       tile_backward_prefix(dims, &prefix(p, 0), std::int64_t(e - b), &plan.row(b), &plan.digit(b),
                            grad_rows.data(), std::int64_t(grad_rows.stride(0)), gt.data(),
-                           &dprefix(p, 0), dgt);
+                           &dprefix(p, 0), dgt, std::int64_t(end - b));
     }
   }
 };
