@@ -59,8 +59,9 @@ public:
   index32_view tile_row, tile_digit, prefix_first;
   index_view tile_first;
   std::int64_t num_tiles = 0;
-  Kokkos::View<Scalar *, memory_space> last_core;    ///< the last core expanded or transposed
-  Kokkos::View<Scalar *, memory_space> tile_partial; ///< per-tile last-core gradients, flat
+  Kokkos::View<Scalar *, memory_space> last_core;        ///< the last core expanded or transposed
+  Kokkos::View<Scalar *, memory_space> tile_partial;     ///< per-tile last-core gradients, flat
+  Kokkos::View<Scalar *, memory_space> cores_transposed; ///< the chain backward's G_k^T
 
   /// The batch the plan was built for (prefix path), to be reused by backward.
   void const *plan_ids = nullptr;
@@ -76,7 +77,7 @@ public:
       ledger.add(v);
     ledger.add(keys).add(digit_keys).add(segment_sums).add(prefix).add(dprefix);
     ledger.add(tile_row).add(tile_digit).add(prefix_first).add(tile_first);
-    ledger.add(last_core).add(tile_partial);
+    ledger.add(last_core).add(tile_partial).add(cores_transposed);
   }
 
   /// Frees every buffer and forgets the plan: the next backward needs a forward first.

@@ -31,25 +31,65 @@ KOKKOS_INLINE_FUNCTION void chain_sizes(Cores const &g, int e, int &max_slice, i
     max_lead = Kokkos::max(max_lead, g.lead(k) * g.r[k]);
 }
 
+/// \brief gt.core[k] (n_k x d_k·r_{k+1} x r_k) = the slices of core k transposed, for
+/// 1 <= k < e, in \p storage (grown only); the chain backward multiplies by G_k^T from them
+/// instead of transposing a slice per item.
+template <class ExecutionSpace, class Scalar>
+TtDeviceCores<const Scalar, typename ExecutionSpace::memory_space>
+transpose_cores(ExecutionSpace const &space,
+                TtDeviceCores<const Scalar, typename ExecutionSpace::memory_space> const &g, int e,
+                Kokkos::View<Scalar *, typename ExecutionSpace::memory_space> &storage) {
+  using memory_space = typename ExecutionSpace::memory_space;
+  std::int64_t offset[max_tt_cores + 1] = {};
+  for (int k = 0; k < max_tt_cores; ++k)
+    offset[k + 1] =
+        offset[k] + (k >= 1 && k < e ? g.n[k] * g.r[k] * std::int64_t(g.slice_cols(k)) : 0);
+  const std::int64_t total = offset[max_tt_cores];
+  if (static_cast<std::int64_t>(storage.extent(0)) < std::max<std::int64_t>(total, 1))
+    storage = Kokkos::View<Scalar *, memory_space>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::tt_lookup::cores_transposed"),
+        std::max<std::int64_t>(total, 1));
+  TtDeviceCores<const Scalar, memory_space> gt = g;
+  for (int k = 1; k < e; ++k)
+    gt.core[k] = typename TtDeviceCores<const Scalar, memory_space>::core_view(
+        storage.data() + offset[k], g.n[k], g.slice_cols(k), g.r[k]);
+  const auto dst = storage;
+  Kokkos::parallel_for(
+      "ttgnn::tt_lookup::transpose_cores", Kokkos::RangePolicy<ExecutionSpace>(space, 0, total),
+      KOKKOS_LAMBDA(std::int64_t x) { // dst(offset[k] + (i, c, a)) = G_k[i](a, c)
+        int k = 1;
+        while (x >= offset[k + 1])
+          ++k;
+        const std::int64_t y = x - offset[k];
+        const std::int64_t per = std::int64_t(g.r[k]) * g.slice_cols(k);
+        const std::int64_t i = y / per;
+        const int z = static_cast<int>(y - i * per), cols = g.slice_cols(k);
+        const int c = z / g.r[k], a = z - c * g.r[k];
+        dst(x) = g.slice(k, i)[a * cols + c];
+      });
+  return gt;
+}
+
 /// \brief Fast backward through a chain, one team per item: walks back from U(item, :) and
 /// adds every slice gradient L_k^T · M_k into the gradient cores with atomics.
 template <class Scalar, class ExecutionSpace> struct TtChainBackwardAtomic {
   using memory_space = typename ExecutionSpace::memory_space;
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   TtDeviceCores<const Scalar, memory_space> g;
+  TtDeviceCores<const Scalar, memory_space> gt; ///< slices transposed (transpose_cores)
   TtDeviceCores<Scalar, memory_space> grads;
   Kokkos::View<const std::int64_t *, memory_space> keys;
   Kokkos::View<const Scalar **, Kokkos::LayoutRight, memory_space> upstream;
   int e = 0;
   int level = 0;
 
-  /// Scratch Scalars per team: L_2..L_{e-1}, two M buffers, one slice product, one G^T.
+  /// Scratch Scalars per team: L_2..L_{e-1}, two M buffers, one slice product.
   static int buffer_size(TtDeviceCores<const Scalar, memory_space> const &g, int e) {
     int max_slice, max_lead, lefts = 0;
     chain_sizes(g, e, max_slice, max_lead);
     for (int k = 2; k < e; ++k)
       lefts += g.lead(k) * g.r[k];
-    return lefts + 2 * max_lead + 2 * max_slice;
+    return lefts + 2 * max_lead + max_slice;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(member_type const &team) const {
@@ -72,7 +112,6 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardAtomic {
     Scalar *mbuf[2] = {team_scratch<Scalar>(team, level, max_lead),
                        team_scratch<Scalar>(team, level, max_lead)};
     Scalar *prod = team_scratch<Scalar>(team, level, max_slice);
-    Scalar *gt = team_scratch<Scalar>(team, level, max_slice);
     Scalar const *m = &upstream(item, 0);
     for (int k = e - 1; k >= 0; --k) {
       const int rows = g.lead(k), cols = g.slice_cols(k), rk = g.r[k];
@@ -83,12 +122,11 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardAtomic {
       }
       block_gemm<host_space_v<ExecutionSpace>>(team, rk, rows, cols, left[k], 1, rk, m, cols, prod,
                                                cols, false);
-      team_transpose(team, rk, cols, g.slice(k, dig[k]), cols, gt, rk);
       team.team_barrier();
       team_add(team, rk * cols, prod, dslice, true);
       Scalar *next = mbuf[k % 2];
-      block_gemm<host_space_v<ExecutionSpace>>(team, rows, cols, rk, m, cols, 1, gt, rk, next, rk,
-                                               false);
+      block_gemm<host_space_v<ExecutionSpace>>(team, rows, cols, rk, m, cols, 1,
+                                               gt.slice(k, dig[k]), rk, next, rk, false);
       team.team_barrier();
       m = next;
     }
@@ -104,6 +142,7 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
   using member_type = typename Kokkos::TeamPolicy<ExecutionSpace>::member_type;
   using index_view = Kokkos::View<const std::int64_t *, memory_space>;
   TtDeviceCores<const Scalar, memory_space> g;
+  TtDeviceCores<const Scalar, memory_space> gt; ///< slices transposed (transpose_cores)
   TtSegments<memory_space> seg;
   Kokkos::View<Scalar **, Kokkos::LayoutRight, memory_space, Kokkos::MemoryUnmanaged> partial;
   index_view keys;
@@ -112,11 +151,11 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
   int e = 0;
   int level = 0;
 
-  /// Scratch Scalars per team: the sum, two L buffers, two M buffers, one G^T.
+  /// Scratch Scalars per team: the sum, two L buffers, two M buffers.
   static int buffer_size(TtDeviceCores<const Scalar, memory_space> const &g, int e) {
     int max_slice, max_lead;
     chain_sizes(g, e, max_slice, max_lead);
-    return 2 * max_slice + 4 * max_lead;
+    return max_slice + 4 * max_lead;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(member_type const &team) const {
@@ -127,7 +166,6 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
     int max_slice, max_lead;
     chain_sizes(g, e, max_slice, max_lead);
     Scalar *sum = team_scratch<Scalar>(team, level, max_slice);
-    Scalar *gt = team_scratch<Scalar>(team, level, max_slice);
     Scalar *lbuf[2] = {team_scratch<Scalar>(team, level, max_lead),
                        team_scratch<Scalar>(team, level, max_lead)};
     Scalar *mbuf[2] = {team_scratch<Scalar>(team, level, max_lead),
@@ -152,10 +190,8 @@ template <class Scalar, class ExecutionSpace> struct TtChainBackwardGrouped {
       Scalar const *m = &upstream(item, 0);
       for (int j = e - 1; j > k; --j) {
         const int c = g.slice_cols(j), rj = g.r[j];
-        team_transpose(team, rj, c, g.slice(j, dig[j]), c, gt, rj);
-        team.team_barrier();
-        block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(j), c, rj, m, c, 1, gt, rj,
-                                                 mbuf[j % 2], rj, false);
+        block_gemm<host_space_v<ExecutionSpace>>(team, g.lead(j), c, rj, m, c, 1,
+                                                 gt.slice(j, dig[j]), rj, mbuf[j % 2], rj, false);
         team.team_barrier();
         m = mbuf[j % 2];
       }

@@ -292,6 +292,7 @@ void chain_backward_grouped(
   const auto items = static_cast<std::int64_t>(item_keys.extent(0));
   functor_type f;
   f.g = g;
+  f.gt = transpose_cores(space, g, e, ws.cores_transposed);
   f.keys = item_keys;
   f.upstream = upstream;
   f.e = e;
@@ -323,10 +324,11 @@ void chain_backward_atomic(
     Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> item_keys,
     Kokkos::View<const Scalar **, Kokkos::LayoutRight, typename ExecutionSpace::memory_space>
         upstream,
-    int e) {
+    int e, TtLookupWorkspace<Scalar, ExecutionSpace> &ws) {
   using functor_type = TtChainBackwardAtomic<Scalar, ExecutionSpace>;
   functor_type f;
   f.g = g;
+  f.gt = transpose_cores(space, g, e, ws.cores_transposed);
   f.grads = grads;
   f.keys = item_keys;
   f.upstream = upstream;
@@ -420,7 +422,7 @@ void tt_lookup_backward(
   if (path == TtLookupPath::plain) {
     detail::check_ids(space, ids, cores.shape().num_rows, "tt_lookup_backward");
     if (atomic)
-      detail::chain_backward_atomic(space, g, gg, ids, grad_rows, nc);
+      detail::chain_backward_atomic(space, g, gg, ids, grad_rows, nc, ws);
     else
       detail::chain_backward_grouped(space, g, gg, ids, grad_rows, nc, ws);
     return;
@@ -438,7 +440,7 @@ void tt_lookup_backward(
       Kokkos::subview(ws.rows_by_prefix.keys, rows);
   const_matrix dprefix = Kokkos::subview(ws.dprefix, rows, Kokkos::ALL());
   if (atomic)
-    detail::chain_backward_atomic(space, g, gg, prefix_keys, dprefix, last);
+    detail::chain_backward_atomic(space, g, gg, prefix_keys, dprefix, last, ws);
   else
     detail::chain_backward_grouped(space, g, gg, prefix_keys, dprefix, last, ws);
 }

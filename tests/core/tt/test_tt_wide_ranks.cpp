@@ -125,10 +125,12 @@ TTGNN_TEST_ALL_SPACES("tt lookup at rank 16 and 32: level-1 scratch where level 
   const detail::TtDeviceCores<const float, typename ExecutionSpace::memory_space> g32(c32);
   const auto bytes32 =
       detail::team_bytes<float, ExecutionSpace>(functor::buffer_size(g32, 3)); // plain path
-  // the chain backward at rank 32 takes level 1 on every space (48 KiB > 32 KiB host, ~40 KiB
-  // of shared memory per block on Hopper after Kokkos' reserve)
-  CHECK(bytes32 > 40 * 1024);
-  CHECK(detail::scratch_level<ExecutionSpace>(bytes32) == 1);
+  // the chain backward at rank 32 takes level 1 on host spaces (about 33 KiB > 32 KiB; it
+  // took 48 KiB, level 1 on every space, before the slices' transposes moved out of scratch
+  // into one transpose per call, tt_backward_kernels.hpp's transpose_cores)
+  CHECK(bytes32 > 32 * 1024);
+  if constexpr (detail::host_space_v<ExecutionSpace>)
+    CHECK(detail::scratch_level<ExecutionSpace>(bytes32) == 1);
   for (std::int64_t rank : {16, 32}) {
     CAPTURE(rank);
     check_wide<ExecutionSpace, double>(rank);
