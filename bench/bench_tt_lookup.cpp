@@ -1,11 +1,21 @@
 // TT embedding lookup: rows/s of the forward and of forward+backward for every lookup path
-// and backward mode, plus the measured GEMM peak (OpenBLAS through ttgnn::gemm) of this
-// machine at the same thread count.
+// and backward mode, plus the measured GEMM peak (OpenBLAS through ttgnn::gemm) and memory
+// bandwidth (a triad a = b + s·c over 3 x 64 MiB) of this machine at the same thread count,
+// and per configuration the bounds of forward + backward (prefix path):
+// - FLOPs: 6·B·D·R (per row: P·G forward, dP and dG backward, 2·D·R each) plus 3x the chain
+//   of the prefix products per distinct prefix (forward, and twice that backward; for 3 cores
+//   6·P·d1·d2·R^2), at the measured GEMM rate: "flop_bound_s";
+// - bytes: the output rows written once and the gradient rows read once, 2·B·D·sizeof(Scalar),
+//   at the measured triad rate: "byte_bound_s";
+// and "fwdbwd_over_bound" = forward + backward time / the larger bound.
 //
 //   bench_tt_lookup [--n 100,100,100] [--d 8,4,4] [--ranks 8,16,32]
 //                   [--batches 1000,10000,100000] [--block 1000] [--reps 9]
 //                   [--scalar float|double] [--variants prefix-det,prefix-atomic,plain-atomic]
 //                   [--ids random,contiguous] [--peak 1|0]
+//
+// --peak 0 leaves out the GEMM line of the other scalar type (the GEMM and triad rates of
+// --scalar are always measured: the bounds need them).
 //
 // ids "random": uniform over the N = prod(n) rows (with repeats); "contiguous": blocks of
 // --block consecutive ids at random offsets (as a batch looks after METIS ordering). Threads
@@ -105,7 +115,33 @@ std::vector<std::int64_t> make_ids(std::string const &kind, std::int64_t batch, 
   return ids;
 }
 
-template <class Scalar> void peak(int reps) {
+// Median GB/s of a = b + s·c over 3 arrays of 16M Scalars (64 MiB in float), at the thread count
+// of the default space (first-touched in parallel, as the kernels' Views are).
+template <class Scalar> double triad(int reps) {
+  const Space space;
+  const std::int64_t n = std::int64_t(1) << 24;
+  Kokkos::View<Scalar *, Memory> a("ttgnn::bench::triad_a", n), b("ttgnn::bench::triad_b", n),
+      c("ttgnn::bench::triad_c", n);
+  Kokkos::deep_copy(b, Scalar(1));
+  Kokkos::deep_copy(c, Scalar(2));
+  const double t = median_seconds(std::max(reps, 5), [&] {
+    Kokkos::parallel_for(
+        "ttgnn::bench::triad", Kokkos::RangePolicy<Space>(space, 0, n),
+        KOKKOS_LAMBDA(std::int64_t i) { a(i) = b(i) + Scalar(1.5) * c(i); });
+    space.fence();
+  });
+  const double gbs = 3.0 * n * sizeof(Scalar) / t * 1e-9;
+  ttgnn::JsonWriter j;
+  j.field("bench", "triad");
+  j.field("scalar", sizeof(Scalar) == 4 ? "float" : "double");
+  j.field("threads", ttgnn::compat::concurrency(Kokkos::DefaultHostExecutionSpace()));
+  j.field("gbytes_per_s", gbs);
+  std::cout << j.str() << std::endl;
+  return gbs;
+}
+
+// Median GFLOP/s of a 1024^3 GEMM (prints one JSON line).
+template <class Scalar> double peak(int reps) {
   const Space space;
   const int n = 1024;
   ttgnn::Matrix<Scalar, Space> a("a", n, n), b("b", n, n), c("c", n, n);
@@ -128,9 +164,10 @@ template <class Scalar> void peak(int reps) {
   j.field("gflops", 2.0 * n * n * n / t * 1e-9);
   j.field("best_gflops", 2.0 * n * n * n / best * 1e-9);
   std::cout << j.str() << std::endl;
+  return 2.0 * n * n * n / t * 1e-9;
 }
 
-template <class Scalar> void run(Config const &cfg) {
+template <class Scalar> void run(Config const &cfg, double gemm_gflops, double triad_gbs) {
   const Space space;
   const int nc = static_cast<int>(cfg.n.size());
   std::int64_t rows = 1;
@@ -234,6 +271,16 @@ template <class Scalar> void run(Config const &cfg) {
           j.field("fwd_gflops", ffwd / tf * 1e-9);
           j.field("fwdbwd_gflops", (ffwd + fbwd) / tfb * 1e-9);
           j.field("chain_fwdbwd_gflops", 3 * batch * full_chain / tfb * 1e-9);
+          // Bounds of forward + backward (the prefix path's work; see the file comment).
+          const double flops = 3 * np * prefix_chain + 3 * batch * row_last;
+          const double bytes = 2.0 * batch * dim * sizeof(Scalar);
+          const double flop_bound = flops / (gemm_gflops * 1e9);
+          const double byte_bound = bytes / (triad_gbs * 1e9);
+          j.field("gemm_gflops", gemm_gflops);
+          j.field("triad_gbytes_per_s", triad_gbs);
+          j.field("flop_bound_s", flop_bound);
+          j.field("byte_bound_s", byte_bound);
+          j.field("fwdbwd_over_bound", tfb / std::max(flop_bound, byte_bound));
           std::cout << j.str() << std::endl;
         }
       }
@@ -272,13 +319,16 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (cfg.peak) {
-    peak<float>(cfg.reps);
-    peak<double>(cfg.reps);
-  }
-  if (cfg.scalar == "double")
-    run<double>(cfg);
+  // The rates the bounds use, measured at the bench's thread count (--peak 0: without the
+  // double-precision GEMM line).
+  const bool dbl = cfg.scalar == "double";
+  if (cfg.peak)
+    dbl ? peak<float>(cfg.reps) : peak<double>(cfg.reps);
+  const double gemm = dbl ? peak<double>(cfg.reps) : peak<float>(cfg.reps);
+  const double gbs = dbl ? triad<double>(cfg.reps) : triad<float>(cfg.reps);
+  if (dbl)
+    run<double>(cfg, gemm, gbs);
   else
-    run<float>(cfg);
+    run<float>(cfg, gemm, gbs);
   return 0;
 }
