@@ -39,6 +39,35 @@ __attribute__((always_inline)) inline __m256d fma_op(__m256d a, __m256d b, __m25
 template <class S> __attribute__((always_inline)) inline S scalar_fma(S a, S b, S c) {
   return std::fma(a, b, c);
 }
+// Pexp (tt_tile_host_kernels.inc's build_pexp) for d = 4 floats and R a multiple of 8, the
+// presets' last width: from 8 entries of two rows a, a + 1 of P, the 8 vectors
+// [P[a][r] x 4, P[a+1][r] x 4] by two cross-lane and eight in-lane shuffles. Lanes past L (odd
+// D') come out zero.
+inline bool build_pexp_special(TtTileDims const &dims, float const *p, float *pexp) {
+  if (dims.dl != 4 || dims.rank % 8 != 0 || dims.lanes != 8)
+    return false;
+  const int rank = dims.rank, lead = dims.lead, ld = dims.pexp_ld;
+  for (int a = 0; a < lead; a += 2)
+    for (int r0 = 0; r0 < rank; r0 += 8) {
+      const __m256 x = _mm256_loadu_ps(p + a * rank + r0);
+      const __m256 y =
+          a + 1 < lead ? _mm256_loadu_ps(p + (a + 1) * rank + r0) : _mm256_setzero_ps();
+      const __m256 lo = _mm256_permute2f128_ps(x, y, 0x20), hi = _mm256_permute2f128_ps(x, y, 0x31);
+      float *dst = pexp + std::int64_t(r0) * ld + a * 4;
+      _mm256_storeu_ps(dst, _mm256_permute_ps(lo, 0x00));
+      _mm256_storeu_ps(dst + ld, _mm256_permute_ps(lo, 0x55));
+      _mm256_storeu_ps(dst + 2 * ld, _mm256_permute_ps(lo, 0xaa));
+      _mm256_storeu_ps(dst + 3 * ld, _mm256_permute_ps(lo, 0xff));
+      _mm256_storeu_ps(dst + 4 * ld, _mm256_permute_ps(hi, 0x00));
+      _mm256_storeu_ps(dst + 5 * ld, _mm256_permute_ps(hi, 0x55));
+      _mm256_storeu_ps(dst + 6 * ld, _mm256_permute_ps(hi, 0xaa));
+      _mm256_storeu_ps(dst + 7 * ld, _mm256_permute_ps(hi, 0xff));
+    }
+  return true;
+}
+template <class S> inline bool build_pexp_special(TtTileDims const &, S const *, S *) {
+  return false;
+}
 #include "core/tt/detail/tt_tile_host_kernels.inc"
 } // namespace avx2
 #if defined(__clang__)
@@ -56,6 +85,9 @@ template <class V> __attribute__((always_inline)) inline V fma_op(V a, V b, V c)
 }
 template <class S> __attribute__((always_inline)) inline S scalar_fma(S a, S b, S c) {
   return a * b + c;
+}
+template <class S> inline bool build_pexp_special(TtTileDims const &, S const *, S *) {
+  return false;
 }
 #include "core/tt/detail/tt_tile_host_kernels.inc"
 } // namespace base
