@@ -95,20 +95,20 @@ template <class S, int Bytes> struct HostVec {
   }
 };
 
-/// serial_gemm's vector part: C columns [j0, ...) in blocks of 4 rows x NV vectors of Bytes
-/// bytes kept in registers. Returns the first column not done (< W columns left).
-template <int Bytes, int NV, class S, class SA, class SB>
+/// serial_gemm's vector part: rows [i0, i1) of C (a multiple of MR rows), columns [j0, ...)
+/// in blocks of MR rows x NV vectors of Bytes bytes kept in registers. Returns the first
+/// column not done (< W = NV vectors' columns left).
+template <int Bytes, int MR, int NV, class S, class SA, class SB>
 __attribute__((always_inline)) inline int
-serial_gemm_vec(int j0, int m, int p, int q, SA const *a_ptr, int a_rs, int a_cs, SB const *b,
-                int ldb, S *c, int ldc, bool accumulate) {
+serial_gemm_vec(int j0, int i0, int i1, int p, int q, SA const *a_ptr, int a_rs, int a_cs,
+                SB const *b, int ldb, S *c, int ldc, bool accumulate) {
   using H = HostVec<S, Bytes>;
   using V = typename H::type;
   constexpr int W = NV * H::width;
   for (; j0 + W <= q; j0 += W) {
-    int i = 0;
-    for (; i + 4 <= m; i += 4) {
-      V acc[4][NV];
-      for (int r = 0; r < 4; ++r)
+    for (int i = i0; i + MR <= i1; i += MR) {
+      V acc[MR][NV];
+      for (int r = 0; r < MR; ++r)
         for (int v = 0; v < NV; ++v)
           acc[r][v] = accumulate ? H::load(c + (i + r) * ldc + j0 + v * H::width) : V{};
       SA const *a0 = a_ptr + i * a_rs;
@@ -116,40 +116,45 @@ serial_gemm_vec(int j0, int m, int p, int q, SA const *a_ptr, int a_rs, int a_cs
         V bv[NV];
         for (int v = 0; v < NV; ++v)
           bv[v] = H::load(b + x * ldb + j0 + v * H::width);
-        for (int r = 0; r < 4; ++r) {
+        for (int r = 0; r < MR; ++r) {
           const S ar = a0[r * a_rs + x * a_cs];
           for (int v = 0; v < NV; ++v)
             acc[r][v] += bv[v] * ar;
         }
       }
-      for (int r = 0; r < 4; ++r)
+      for (int r = 0; r < MR; ++r)
         for (int v = 0; v < NV; ++v)
           H::store(c + (i + r) * ldc + j0 + v * H::width, acc[r][v]);
-    }
-    for (; i < m; ++i) {
-      V acc[NV];
-      for (int v = 0; v < NV; ++v)
-        acc[v] = accumulate ? H::load(c + i * ldc + j0 + v * H::width) : V{};
-      for (int x = 0; x < p; ++x) {
-        const S ar = a_ptr[i * a_rs + x * a_cs];
-        for (int v = 0; v < NV; ++v)
-          acc[v] += H::load(b + x * ldb + j0 + v * H::width) * ar;
-      }
-      for (int v = 0; v < NV; ++v)
-        H::store(c + i * ldc + j0 + v * H::width, acc[v]);
     }
   }
   return j0;
 }
 
-/// Blocks of 2 vectors, then 1, of Bytes bytes.
+/// Rows in blocks of 4 with 2 vectors, then 1; the last m % 4 rows one at a time with 8, 4, 2,
+/// then 1 vectors (enough independent sums to keep the FMA pipes busy: a lone row with 2
+/// vectors would wait on its own additions). Every entry is still summed over x in order.
 template <int Bytes, class S, class SA, class SB>
 __attribute__((always_inline)) inline int
 serial_gemm_blocks(int m, int p, int q, SA const *a_ptr, int a_rs, int a_cs, SB const *b, int ldb,
                    S *c, int ldc, bool accumulate) {
-  const int j0 =
-      serial_gemm_vec<Bytes, 2>(0, m, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc, accumulate);
-  return serial_gemm_vec<Bytes, 1>(j0, m, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc, accumulate);
+  const int m4 = m / 4 * 4;
+  int j = 0;
+  if (m4 > 0) {
+    j = serial_gemm_vec<Bytes, 4, 2>(0, 0, m4, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc, accumulate);
+    j = serial_gemm_vec<Bytes, 4, 1>(j, 0, m4, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc, accumulate);
+  }
+  if (m4 < m) {
+    int jr =
+        serial_gemm_vec<Bytes, 1, 8>(0, m4, m, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc, accumulate);
+    jr = serial_gemm_vec<Bytes, 1, 4>(jr, m4, m, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc,
+                                      accumulate);
+    jr = serial_gemm_vec<Bytes, 1, 2>(jr, m4, m, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc,
+                                      accumulate);
+    jr = serial_gemm_vec<Bytes, 1, 1>(jr, m4, m, p, q, a_ptr, a_rs, a_cs, b, ldb, c, ldc,
+                                      accumulate);
+    j = jr; // both stop at the last full vector
+  }
+  return j;
 }
 
 /// serial_gemm for C exactly 16 bytes wide (4 floats, 2 doubles): 8 rows at a time, one
