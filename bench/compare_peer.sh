@@ -22,6 +22,12 @@
 # peer's train-step median + evaluation median, the faster of the peer's two TT
 # implementations (--tt-impl bmm / full) for tt. One JSON line per run into OUT (default: a
 # temporary file), then a table of medians and ratios ttgnn / peer.
+#
+# Before timing, at each thread count, the peer's health (check_peer.py next to the peer):
+# PyTorch's matmul GFLOP/s and the BLAS it loaded go to stderr, and the script stops when that
+# rate is below half of ttgnn's GEMM rate (the sgemm line of BUILD_DIR/bin/bench_tt_lookup when
+# the build has the benchmarks, else check_peer's own floor of 40 GFLOP/s per thread). Both
+# sides run in this script's environment, so they see the same OPENBLAS_* variables.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?build dir}
@@ -40,6 +46,23 @@ if [ -z "$data" ]; then
     --avg-degree "${DEGREE:-20}" --homophily 0.8 --feat-dim 64 --seed 0 >/dev/null
 fi
 epochs=${EPOCHS:-12} warmup=${WARMUP:-3}
+for threads in ${THREAD_COUNTS:-1 2}; do
+  floor=40
+  if [ -x "$build/bin/bench_tt_lookup" ]; then
+    sgemm=$(OMP_NUM_THREADS=$threads OMP_PROC_BIND=false "$build/bin/bench_tt_lookup" --ranks 8 \
+      --batches 1000 --ids random --variants plain-atomic --reps 5 --peak 0 2>/dev/null |
+      "$py" -c 'import json, sys
+print(next(json.loads(l)["gflops"] for l in sys.stdin if "\"gemm_peak\"" in l))')
+    echo "compare_peer.sh: ttgnn sgemm $sgemm GFLOP/s at $threads thread(s)" >&2
+    floor=$("$py" -c "print($sgemm / 2 / $threads)")
+  fi
+  if ! OMP_NUM_THREADS=$threads "$py" "$(dirname "$peer")/check_peer.py" --threads "$threads" \
+    --min-gflops "$floor" >&2; then
+    echo "compare_peer.sh: the reference is below half of ttgnn's GEMM rate at $threads" \
+      "thread(s); not timing" >&2
+    exit 1
+  fi
+done
 : >"$out"
 ttgnn_run() { # ttgnn_run THREADS MODEL INPUT
   OMP_NUM_THREADS=$1 OMP_PROC_BIND=false "$build/bin/ttgnn" train --dataset "$data" --model "$2" \

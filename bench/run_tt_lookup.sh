@@ -12,6 +12,11 @@
 # where spinning OpenMP threads lose their time slices; unset: the OpenMP default).
 # ttgnn and PyTorch run one configuration (rank, batch) after the other, so that both see the
 # same machine load. Raw results: $OUT/tt_lookup_results.jsonl.
+# Before timing, the reference's health (CHECK_PEER, default ../shared/peers/check_peer.py):
+# PyTorch's matmul GFLOP/s at THREADS and the BLAS it loaded go to the results and stderr, and
+# the script stops when that rate is below half of ttgnn's measured sgemm rate (a reference
+# BLAS, or OPENBLAS_CORETYPE pinning an old kernel, would make every ratio meaningless). Both
+# sides run in this script's environment, so they see the same OPENBLAS_* variables.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 THREADS=${THREADS:-2}
@@ -44,6 +49,21 @@ peak() { # GEMM peak lines (the table uses the best of all of them)
     grep gemm_peak >>"$RESULTS"
 }
 peak
+CHECK_PEER=${CHECK_PEER:-../shared/peers/check_peer.py}
+[ -f "$CHECK_PEER" ] || { echo "run_tt_lookup.sh: no $CHECK_PEER (set CHECK_PEER)" >&2; exit 1; }
+sgemm=$("$PYTHON" -c 'import json, sys
+print(max(json.loads(l)["gflops"] for l in open(sys.argv[1]) if "\"gemm_peak\"" in l
+          and "\"float\"" in l))' "$RESULTS")
+echo "ttgnn sgemm: $sgemm GFLOP/s at $THREADS thread(s)" >&2
+if ! "$PYTHON" "$CHECK_PEER" --threads "$THREADS" \
+  --min-gflops "$("$PYTHON" -c "print($sgemm / 2 / $THREADS)")" >"$OUT/peer_health.json"; then
+  cat "$OUT/peer_health.json" >&2
+  echo "run_tt_lookup.sh: PyTorch's matmul is below half of ttgnn's GEMM rate; not timing" >&2
+  exit 1
+fi
+cat "$OUT/peer_health.json" >&2
+"$PYTHON" -c 'import json, sys; d = json.load(open(sys.argv[1])); d["bench"] = "peer_health"
+print(json.dumps(d))' "$OUT/peer_health.json" >>"$RESULTS"
 for rank in ${RANKS//,/ }; do
   for batch in ${BATCHES//,/ }; do
     echo "rank $rank batch $batch ..." >&2
@@ -62,6 +82,7 @@ for r in rows:
     if r["bench"] == "gemm_peak":
         peak[r["scalar"]] = max(peak.get(r["scalar"], 0), r["best_gflops"])
 load = next(r["loadavg"] for r in rows if r["bench"] == "load")
+health = next(r for r in rows if r["bench"] == "peer_health")
 tt = {(r["variant"], r["rank"], r["batch"], r["ids"]): r for r in rows
       if r.get("impl") == "ttgnn"}
 torch = {(r["rank"], r["batch"], r["ids"]): r for r in rows if r.get("impl") == "torch"}
@@ -71,6 +92,9 @@ print(f"threads={threads} OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(d
       f"load average at start {load}, at end {open('/proc/loadavg').read().split()[0]}")
 print(f"measured GEMM peak (best run): sgemm {peak.get('float', 0):.1f} GFLOP/s, "
       f"dgemm {peak.get('double', 0):.1f} GFLOP/s (OpenBLAS, n=1024)")
+print(f"PyTorch {health['torch']}: matmul {health['matmul_gflops']} GFLOP/s at "
+      f"{health['threads']} thread(s), BLAS {', '.join(health['blas']) or '(none found)'}, "
+      f"env {health['env']}")
 print("rows/s (median); x = ratio to PyTorch; det/atomic = prefix path with deterministic / "
       "atomic backward; plain = per-row chain, atomic backward; GF = GFLOP/s executed by "
       "prefix-det fwd+bwd (% of sgemm peak)")
