@@ -255,16 +255,6 @@ inline constexpr bool host_space_v =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace,
                                typename ExecutionSpace::memory_space>::accessible;
 
-/// \brief dst (cols x rows, ld_dst) = transpose of src (rows x cols, ld_src).
-template <class Team, class S, class SS>
-KOKKOS_INLINE_FUNCTION void team_transpose(Team const &team, int rows, int cols, SS const *src,
-                                           int ld_src, S *dst, int ld_dst) {
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, cols), [&](int j) {
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, rows),
-                         [&](int i) { dst[j * ld_dst + i] = src[i * ld_src + j]; });
-  });
-}
-
 /// \brief dst[i] (+)= src[i] for i < size; atomically when \p atomic. Spread over the team's
 /// threads and vector lanes (a TeamThreadRange alone would run each i on every lane: 16
 /// atomic adds of the same value on a GPU).
@@ -276,20 +266,6 @@ KOKKOS_INLINE_FUNCTION void team_add(Team const &team, int size, S const *src, S
       Kokkos::atomic_add(&dst[i], src[i]);
     else
       dst[i] += src[i];
-  });
-}
-
-/// \brief dst(i, j) (+)= src(j, i) for a rows x cols dst; atomically when \p atomic.
-template <class Team, class S>
-KOKKOS_INLINE_FUNCTION void team_add_transposed(Team const &team, int rows, int cols, S const *src,
-                                                S *dst, bool atomic) {
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rows), [&](int i) {
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, cols), [&](int j) {
-      if (atomic)
-        Kokkos::atomic_add(&dst[i * cols + j], src[j * rows + i]);
-      else
-        dst[i * cols + j] += src[j * rows + i];
-    });
   });
 }
 
