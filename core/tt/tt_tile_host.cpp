@@ -17,6 +17,15 @@
 #error "tt_tile_host.cpp needs GCC or Clang vector extensions"
 #endif
 
+// Full unrolling of the register-blocked loops (their trip counts are template constants; GCC
+// at -O2 and nvcc's host pass would otherwise keep the accumulators in memory or warn).
+#define TTGNN_TILE_PRAGMA(x) _Pragma(#x)
+#if defined(__CUDACC__)
+#define TTGNN_TILE_UNROLL(n)
+#else
+#define TTGNN_TILE_UNROLL(n) TTGNN_TILE_PRAGMA(GCC unroll n)
+#endif
+
 namespace ttgnn::detail {
 
 #if defined(TTGNN_TILE_AVX2_DISPATCH)
@@ -154,3 +163,6 @@ TTGNN_TILE_INSTANTIATE(double)
 #undef TTGNN_TILE_INSTANTIATE
 
 } // namespace ttgnn::detail
+
+#undef TTGNN_TILE_UNROLL
+#undef TTGNN_TILE_PRAGMA
