@@ -7,15 +7,20 @@
 /// Two paths compute the same rows:
 /// - plain: one team per row runs the whole chain G_0[i_0] ··· G_{K-1}[i_{K-1}] (reference).
 /// - prefix: rows are grouped by their prefix (i_0, ..., i_{K-2}) = id / n[K-1] (a stable radix
-///   sort); one team per distinct prefix computes P = G_0[i_0] ··· G_{K-2}[i_{K-2}] once,
-///   then one team per row computes P · G_{K-1}[i_{K-1}] (2·R·d flops instead of the chain).
+///   sort) and cut into tiles of whole prefixes (core/tt/detail/tt_tiles.hpp); one team per
+///   distinct prefix computes P = G_0[i_0] ··· G_{K-2}[i_{K-2}] once, then one thread (CPU) or
+///   team (device) per tile computes its rows P · G_{K-1}[i_{K-1}] (2·R·d flops instead of the
+///   chain).
 ///
-/// The backward pass accumulates (+=) dL/dcores from dL/drows, in one of two modes:
+/// The backward pass accumulates (+=) dL/dcores from dL/drows. On the prefix path the last
+/// core's gradient and dL/dP are computed per tile in one pass over the gradient rows, the
+/// tiles' copies summed in tile order (no atomics, in both modes); the chain through the other
+/// cores (per row on the plain path, per prefix on the prefix path) runs in one of two modes:
 /// - deterministic: every gradient slice is summed by one team over its contributions in
 ///   increasing row (or prefix) order, after grouping by slice index; the result is bitwise
 ///   the same run to run and for any number of threads.
-/// - atomic: contributions are added with atomics as they are computed (faster, the order of
-///   the floating-point sums varies).
+/// - atomic: contributions are added with atomics as they are computed (faster on GPUs, the
+///   order of the floating-point sums varies).
 /// The prefix backward reuses the grouping and prefix products of the forward call on the same
 /// workspace when the ids View (data and size) and the cores are the same; the cores must not
 /// change in between (as in any autograd).
