@@ -19,12 +19,18 @@
 /// eigenvalues (e.g. from many identical small components) are a limit of single-vector
 /// Lanczos: every returned pair is accurate, but copies of a repeated eigenvalue can be missed.
 ///
+/// Large graphs: SpectralSolver::subspace replaces Lanczos by Chebyshev-filtered block subspace
+/// iteration (subspace_iteration.hpp) on Â in the complement of the u_C (projected out exactly,
+/// no shift), with a fixed iteration budget: its residuals are reported, not iterated to a
+/// tolerance, and it sees whole eigenspaces (repeated eigenvalues are no limit of a block).
+///
 /// Determinism: the start vector comes from the seed, every SpMV row is summed in a fixed
 /// order, and each vector's sign is fixed (its largest-magnitude entry, the first one within
 /// 1e-9 relative of the maximum, is positive), so the result does not depend on the thread count.
 
 #include "core/host_only.hpp"
 #include "graph/csr_graph.hpp"
+#include "graph/spectral/subspace_iteration.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -33,6 +39,13 @@
 
 namespace ttgnn {
 
+/// \brief The eigensolver for the pairs that are not known exactly (both solve small problems
+/// densely, see SpectralOptions::dense_limit).
+enum class SpectralSolver {
+  lanczos, ///< Spectra's implicitly restarted Lanczos to `tolerance`
+  subspace ///< block Chebyshev-filtered subspace iteration, fixed budget (`subspace`)
+};
+
 /// \brief Settings of spectral_embedding.
 struct SpectralOptions {
   int num_vectors = 16; ///< k, the number of eigenpairs (1 <= k <= N)
@@ -40,9 +53,13 @@ struct SpectralOptions {
   int ncv = 0;
   int max_restarts = 1000; ///< Spectra's maxit
   double tolerance = 1e-8; ///< Spectra: Ritz residual < tolerance·max(|λ|, eps^(2/3))
-  /// LibraryError when a returned pair has ||Â v - λ v||_2 above this (0: do not check).
+  /// LibraryError when a returned pair has ||Â v - λ v||_2 above this (0: do not check). Checked
+  /// for the dense and Lanczos solvers, which converge to a tolerance; the subspace solver's
+  /// residual after its fixed budget is reported, not checked.
   double max_residual = 1e-6;
-  std::uint64_t seed = 0; ///< start vector
+  SpectralSolver solver = SpectralSolver::lanczos; ///< above the dense limit
+  SubspaceOptions subspace;                        ///< settings of SpectralSolver::subspace
+  std::uint64_t seed = 0;                          ///< start vector
   /// Graphs with at most this many non-isolated nodes, whose non-trivial part is too small
   /// for a comfortable Lanczos basis, are solved densely (Eigen); larger ones never are.
   std::int64_t dense_limit = 4000;
@@ -59,8 +76,12 @@ struct SpectralEmbedding {
   std::int64_t num_isolated = 0;   ///< nodes of degree 0 (eigenvalue 0)
   std::int64_t exact_vectors = 0;  ///< columns filled with known eigenvectors (u_C or e_v)
   bool dense = false;              ///< the rest came from the dense solver, not Lanczos
+  bool subspace = false;           ///< the rest came from subspace iteration, not Lanczos
+  std::int64_t subspace_block = 0, subspace_iterations = 0; ///< block size, iterations run
   std::int64_t lanczos_nev = 0, lanczos_ncv = 0;
-  std::int64_t matvecs = 0;  ///< products with Â (Spectra's count plus the residual checks)
+  /// products with Â (Spectra's count, or block products times the block size, plus the
+  /// residual checks)
+  std::int64_t matvecs = 0;
   std::int64_t restarts = 0; ///< Spectra iterations (implicit restarts)
   double seconds = 0;
 };
