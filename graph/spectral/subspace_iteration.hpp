@@ -37,7 +37,7 @@ namespace ttgnn {
 struct SubspaceOptions {
   /// Block size b; 0 = nev + max(8, nev / 4), capped by the dimension of the problem.
   int block_size = 0;
-  int max_iterations = 8; ///< filter + Rayleigh-Ritz steps after the start block's
+  int max_iterations = 4; ///< filter + Rayleigh-Ritz steps after the start block's
   int degree = 8;         ///< Chebyshev degree m (products with Â per iteration)
   /// Stop before the budget once every wanted residual is at most this (0: run the budget).
   double tolerance = 0;

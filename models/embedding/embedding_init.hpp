@@ -50,6 +50,9 @@ struct EmbeddingInitInfo {
   std::int64_t eigenpairs = 0;    ///< spectral: eigenpairs computed
   double eigen_seconds = 0;
   double lambda_first = 0, lambda_last = 0; ///< spectral: eigenvalues of the first/last column
+  /// spectral: the largest ||Â v - λ v|| of the eigenpairs (a fixed-budget block solve above the
+  /// dense limit reports it instead of converging to a tolerance)
+  double eigen_residual = 0;
 };
 
 /// \brief TT cores (layout of core/tt/tt_init.hpp) for \p shape, node v at row old_to_row(v).
