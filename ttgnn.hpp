@@ -66,6 +66,7 @@
 #include "graph/permutation.hpp"
 #include "graph/sparse_features.hpp"
 #include "graph/spectral/spectral_embedding.hpp"
+#include "graph/spectral/subspace_iteration.hpp"
 #include "graph/synth/sbm_config.hpp"
 #include "graph/synth/sbm_dataset.hpp"
 #include "graph/synth/sbm_generator.hpp"
