@@ -411,6 +411,49 @@ TEST_CASE("spectral_rows: the path P_30 by Lanczos, column scaling by |λ_j|^exp
   CHECK(a == b);
 }
 
+TEST_CASE("spectral_rows above the dense limit: block subspace pairs, orthonormal, the residual "
+          "reported honestly [threads]") {
+  // The circulant graph C_5000(1, 2) (each node joined to i±1 and i±2): 5,000 nodes with edges,
+  // above SpectralOptions::dense_limit, so the init takes the fixed-budget block solver. Its
+  // Ritz vectors come out of a Rayleigh-Ritz step, orthonormal to rounding (tolerance 1e-10 on
+  // the Gram matrix of unit columns, exponent 0). Each column's residual ||Â v - ρ v|| with its
+  // own Rayleigh quotient ρ = vᵀÂv is at most ||Â v - λ v|| for the λ the solver returned, so it
+  // must not exceed the reported eigen_residual (up to rounding of the products, 1e-10).
+  const std::int64_t n = 5000, d = 8;
+  std::vector<Edge> e;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t step : {1, 2})
+      e.push_back({i, (i + step) % n});
+  const Graph g = test::make_graph(n, e);
+  EmbeddingInitInfo info;
+  const auto t =
+      spectral(n, d, g, identity_map(), init_options(InitMethod::spectral, 1, 0.0, 3), &info);
+  CHECK(info.components == 1);
+  CHECK(info.eigen_residual > 0);   // a fixed budget, not a converged Lanczos
+  CHECK(info.eigen_residual < 0.1); // and still a usable one
+  std::vector<std::vector<double>> cols;
+  for (std::int64_t j = 0; j < d; ++j)
+    cols.push_back(node_column(t, d, n, identity_map(), j));
+  for (std::int64_t a = 0; a < d; ++a)
+    for (std::int64_t b = 0; b < d; ++b)
+      CHECK(std::fabs(dot(cols[a], cols[b]) - (a == b ? 1.0 : 0.0)) <= 1e-10);
+  for (std::int64_t j = 0; j < d; ++j) {
+    CAPTURE(j);
+    // Â v with Â = D^-1/2 A D^-1/2, every degree 4
+    std::vector<double> av(n, 0.0);
+    for (std::int64_t v = 0; v < n; ++v)
+      for (auto k = g.row_map(v); k < g.row_map(v + 1); ++k)
+        av[v] += cols[j][g.entries(k)] / 4.0;
+    const double rho = dot(cols[j], av);
+    double r2 = 0;
+    for (std::int64_t v = 0; v < n; ++v)
+      r2 += (av[v] - rho * cols[j][v]) * (av[v] - rho * cols[j][v]);
+    CHECK(std::sqrt(r2) <= info.eigen_residual + 1e-10);
+  }
+  // the same seed gives the same bits (also at 1 and 2 threads: this case runs under both)
+  CHECK(t == spectral(n, d, g, identity_map(), init_options(InitMethod::spectral, 1, 0.0, 3)));
+}
+
 TEST_CASE("initial_full_table, spectral: scale to init_std over real rows, rows at old_to_row") {
   // P_4, d = 3, exponent 0.5: the target's squared column norms are 1, 1/2, 1/2 (sum 2) over
   // n·d = 12 entries, so the scale is init_std·sqrt(12/2) = init_std·√6.
