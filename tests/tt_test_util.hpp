@@ -9,6 +9,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -16,20 +17,50 @@
 
 namespace ttgnn::test {
 
+/// Per-core host values in double (one vector per core, the core's layout).
+using HostCores = std::vector<std::vector<double>>;
+
+/// A validated TT shape.
+inline TtShape tt_shape(std::int64_t rows, std::vector<std::int64_t> n, std::vector<std::int64_t> d,
+                        std::vector<std::int64_t> ranks) {
+  TtShape s;
+  s.num_rows = rows;
+  s.n = std::move(n);
+  s.d = std::move(d);
+  s.ranks = std::move(ranks);
+  s.validate();
+  return s;
+}
+
 /// Small shapes with 2, 3 and 4 cores and non-uniform ranks.
 inline std::vector<TtShape> tt_test_shapes() {
-  auto shape = [](std::int64_t rows, std::vector<std::int64_t> n, std::vector<std::int64_t> d,
-                  std::vector<std::int64_t> ranks) {
-    TtShape s;
-    s.num_rows = rows;
-    s.n = std::move(n);
-    s.d = std::move(d);
-    s.ranks = std::move(ranks);
-    s.validate();
-    return s;
-  };
-  return {shape(50, {7, 8}, {4, 3}, {1, 3, 1}), shape(200, {5, 6, 7}, {3, 2, 4}, {1, 4, 5, 1}),
-          shape(170, {3, 4, 3, 5}, {2, 2, 3, 2}, {1, 3, 2, 4, 1})};
+  return {tt_shape(50, {7, 8}, {4, 3}, {1, 3, 1}),
+          tt_shape(200, {5, 6, 7}, {3, 2, 4}, {1, 4, 5, 1}),
+          tt_shape(170, {3, 4, 3, 5}, {2, 2, 3, 2}, {1, 3, 2, 4, 1})};
+}
+
+/// \p n weights uniform in [-1, 1] from seed.
+inline std::vector<double> random_weights(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> w(n);
+  for (auto &x : w)
+    x = u(rng);
+  return w;
+}
+
+/// Largest |got - ref| and largest |ref| over all cores.
+struct MaxError {
+  double err = 0, ref = 0;
+};
+inline MaxError max_error(HostCores const &got, HostCores const &ref) {
+  MaxError m;
+  for (std::size_t k = 0; k < ref.size(); ++k)
+    for (std::size_t i = 0; i < ref[k].size(); ++i) {
+      m.err = std::max(m.err, std::fabs(got[k][i] - ref[k][i]));
+      m.ref = std::max(m.ref, std::fabs(ref[k][i]));
+    }
+  return m;
 }
 
 /// Host cores with entries uniform in [-1, 1] from seed.

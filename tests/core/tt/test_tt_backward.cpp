@@ -13,7 +13,8 @@
 
 using namespace ttgnn;
 
-using HostCores = std::vector<std::vector<double>>;
+using test::HostCores;
+using test::random_weights;
 
 // loss = sum_b sum_j w(b, j) * row(ids[b])(j), on the host in double.
 static double host_loss(TtShape const &s, HostCores const &g, std::vector<std::int64_t> const &ids,
@@ -56,15 +57,6 @@ HostCores kernel_grads(TtShape const &s, HostCores const &host,
   return result;
 }
 
-static std::vector<double> random_weights(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> w(n);
-  for (auto &x : w)
-    x = u(rng);
-  return w;
-}
-
 template <class ExecutionSpace> void check_finite_differences() {
   for (auto const &s : test::tt_test_shapes()) {
     CAPTURE(s.to_string());
@@ -91,14 +83,9 @@ template <class ExecutionSpace> void check_finite_differences() {
         CAPTURE(int(path));
         CAPTURE(int(mode));
         auto g = kernel_grads<ExecutionSpace, double>(s, host, ids, w, path, mode);
-        double max_err = 0, max_abs = 0;
-        for (int k = 0; k < s.num_cores(); ++k)
-          for (std::size_t i = 0; i < host[k].size(); ++i) {
-            max_err = std::max(max_err, std::fabs(g[k][i] - fd[k][i]));
-            max_abs = std::max(max_abs, std::fabs(fd[k][i]));
-          }
-        CHECK(max_abs > 1.0); // the check is not vacuous
-        CHECK(max_err <= tol);
+        const auto e = test::max_error(g, fd);
+        CHECK(e.ref > 1.0); // the check is not vacuous
+        CHECK(e.err <= tol);
       }
   }
 }
@@ -120,13 +107,8 @@ template <class ExecutionSpace> void check_float_and_accumulation() {
     for (auto mode : {TtBackwardMode::deterministic, TtBackwardMode::atomic}) {
       auto g = kernel_grads<ExecutionSpace, float>(s, host, ids, w, path, mode);
       // Float rounding: each gradient entry sums <= 300 rows x <= 40 products of O(1) terms.
-      double max_err = 0, max_abs = 0;
-      for (int k = 0; k < s.num_cores(); ++k)
-        for (std::size_t i = 0; i < ref[k].size(); ++i) {
-          max_err = std::max(max_err, std::fabs(g[k][i] - ref[k][i]));
-          max_abs = std::max(max_abs, std::fabs(ref[k][i]));
-        }
-      CHECK(max_err <= 2e-5 * max_abs);
+      const auto e = test::max_error(g, ref);
+      CHECK(e.err <= 2e-5 * e.ref);
     }
   // backward adds into the gradient: twice the same batch gives twice the gradient.
   auto cores = test::make_cores<double, ExecutionSpace>(s, host);

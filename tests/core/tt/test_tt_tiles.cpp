@@ -15,7 +15,8 @@
 
 using namespace ttgnn;
 
-using HostCores = std::vector<std::vector<double>>;
+using test::HostCores;
+using test::random_weights;
 
 TEST_CASE("tt tiles: multiply-shift division equals integer division") {
   const std::int64_t max32 = 0xffffffff;
@@ -45,22 +46,12 @@ TEST_CASE("tt tiles: multiply-shift division equals integer division") {
 // Shapes whose last core has d = 1, 4, 5, 8, 16 and ranks that fill whole vectors (8, 16) or
 // leave a tail (3, 12), with 2, 3 and 4 cores.
 static std::vector<TtShape> width_shapes() {
-  auto shape = [](std::int64_t rows, std::vector<std::int64_t> n, std::vector<std::int64_t> d,
-                  std::vector<std::int64_t> ranks) {
-    TtShape s;
-    s.num_rows = rows;
-    s.n = std::move(n);
-    s.d = std::move(d);
-    s.ranks = std::move(ranks);
-    s.validate();
-    return s;
-  };
-  return {shape(200, {6, 5, 7}, {2, 3, 1}, {1, 8, 8, 1}),
-          shape(110, {4, 5, 6}, {3, 2, 5}, {1, 3, 16, 1}),
-          shape(60, {5, 4, 3}, {2, 1, 16}, {1, 4, 8, 1}),
-          shape(99, {9, 11}, {4, 8}, {1, 12, 1}),
-          shape(170, {3, 4, 3, 5}, {2, 2, 2, 4}, {1, 2, 3, 8, 1}),
-          shape(300, {5, 6, 10}, {3, 3, 4}, {1, 5, 3, 1})};
+  return {test::tt_shape(200, {6, 5, 7}, {2, 3, 1}, {1, 8, 8, 1}),
+          test::tt_shape(110, {4, 5, 6}, {3, 2, 5}, {1, 3, 16, 1}),
+          test::tt_shape(60, {5, 4, 3}, {2, 1, 16}, {1, 4, 8, 1}),
+          test::tt_shape(99, {9, 11}, {4, 8}, {1, 12, 1}),
+          test::tt_shape(170, {3, 4, 3, 5}, {2, 2, 2, 4}, {1, 2, 3, 8, 1}),
+          test::tt_shape(300, {5, 6, 10}, {3, 3, 4}, {1, 5, 3, 1})};
 }
 
 // Reference gradients on the host in double: for each row, dG_k[i_k] += L_k^T · M_k, with the
@@ -108,15 +99,6 @@ static HostCores host_grads(TtShape const &s, HostCores const &g,
     }
   }
   return out;
-}
-
-static std::vector<double> random_weights(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> w(n);
-  for (auto &x : w)
-    x = u(rng);
-  return w;
 }
 
 static HostCores absolute(HostCores g) {
@@ -326,16 +308,12 @@ template <class ExecutionSpace> void check_widths_finite_differences() {
       auto ids_d = test::to_device<ExecutionSpace>(ids);
       auto gr = rows_view<ExecutionSpace, double>(w, std::int64_t(ids.size()), s.dim());
       tt_lookup_backward(space, cores, ids_d, gr, grads, TtLookupPath::prefix, mode);
-      double max_err = 0, max_abs = 0;
-      for (int k = 0; k < s.num_cores(); ++k) {
-        auto got = copy_core_to_host(space, grads, k);
-        for (std::size_t i = 0; i < host[k].size(); ++i) {
-          max_err = std::max(max_err, std::fabs(got[i] - fd[k][i]));
-          max_abs = std::max(max_abs, std::fabs(fd[k][i]));
-        }
-      }
-      CHECK(max_abs > 1.0);
-      CHECK(max_err <= tol);
+      HostCores got;
+      for (int k = 0; k < s.num_cores(); ++k)
+        got.push_back(copy_core_to_host(space, grads, k));
+      const auto e = test::max_error(got, fd);
+      CHECK(e.ref > 1.0);
+      CHECK(e.err <= tol);
     }
   }
 }

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "graph/spectral/spectral_embedding.hpp"
 #include "order_test_graphs.hpp"
+#include "spectral_test_util.hpp"
 #include "test_harness.hpp"
 
 #include <Eigen/Dense>
@@ -13,6 +14,8 @@
 #include <vector>
 
 using namespace ttgnn;
+using test::as_matrix;
+using test::dense_normalized_adjacency;
 
 namespace {
 
@@ -20,31 +23,9 @@ bool near(double a, double b, double tol) {
   return std::fabs(a - b) <= tol;
 }
 
-template <class Graph> Eigen::MatrixXd dense_normalized_adjacency(Graph const &g) {
-  const auto n = g.num_nodes();
-  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, n);
-  for (std::int64_t u = 0; u < n; ++u) {
-    const double du = static_cast<double>(g.row_map(u + 1) - g.row_map(u));
-    for (std::int64_t k = g.row_map(u); k < g.row_map(u + 1); ++k) {
-      const std::int64_t v = g.entries(k);
-      const double dv = static_cast<double>(g.row_map(v + 1) - g.row_map(v));
-      a(u, v) = 1.0 / std::sqrt(du * dv);
-    }
-  }
-  return a;
-}
-
-Eigen::MatrixXd as_matrix(SpectralEmbedding const &s) {
-  Eigen::MatrixXd v(s.vectors.extent(0), s.vectors.extent(1));
-  for (std::size_t i = 0; i < s.vectors.extent(0); ++i)
-    for (std::size_t j = 0; j < s.vectors.extent(1); ++j)
-      v(i, j) = s.vectors(i, j);
-  return v;
-}
-
 // Residuals, orthonormality and signs, recomputed independently of the library.
 void check_pairs(Eigen::MatrixXd const &a, SpectralEmbedding const &s, double tol) {
-  const Eigen::MatrixXd v = as_matrix(s);
+  const Eigen::MatrixXd v = as_matrix(s.vectors);
   const auto k = v.cols();
   REQUIRE(static_cast<std::int64_t>(s.eigenvalues.size()) == k);
   for (Eigen::Index j = 0; j < k; ++j) {
@@ -84,7 +65,7 @@ template <class ExecutionSpace> void check_against_dense() {
     CHECK(s.num_components == 1);
     CHECK(s.exact_vectors == 1);
     check_pairs(a, s, 1e-6);
-    const Eigen::MatrixXd v = as_matrix(s);
+    const Eigen::MatrixXd v = as_matrix(s.vectors);
     for (int j = 0; j < k; ++j) {
       const auto d = 79 - j;
       // Eigenvalue errors are ~ residual^2 / gap: far below 1e-9 here.
@@ -119,7 +100,7 @@ template <class ExecutionSpace> void check_disconnected() {
   for (int j = 0; j < 8; ++j)
     CHECK(near(s.eigenvalues[j], es.eigenvalues()(89 - j), 1e-9));
   // The eigenvalue-1 space: span of my first 3 columns == the dense one (projectors agree).
-  const Eigen::MatrixXd v = as_matrix(s).leftCols(3);
+  const Eigen::MatrixXd v = as_matrix(s.vectors).leftCols(3);
   const Eigen::MatrixXd w = es.eigenvectors().rightCols(3);
   CHECK((v * v.transpose() - w * w.transpose()).cwiseAbs().maxCoeff() <= 1e-8);
   // Largest component first: column 0 lives on nodes 0..59 only.

@@ -7,6 +7,7 @@
 #include "graph/spectral/spectral_embedding.hpp"
 #include "graph/spectral/subspace_iteration.hpp"
 #include "order_test_graphs.hpp"
+#include "spectral_test_util.hpp"
 #include "test_harness.hpp"
 
 #include <Eigen/Dense>
@@ -16,30 +17,10 @@
 #include <vector>
 
 using namespace ttgnn;
+using test::as_matrix;
+using test::dense_normalized_adjacency;
 
 namespace {
-
-template <class Graph> Eigen::MatrixXd dense_normalized_adjacency(Graph const &g) {
-  const auto n = g.num_nodes();
-  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(n, n);
-  for (std::int64_t u = 0; u < n; ++u) {
-    const double du = static_cast<double>(g.row_map(u + 1) - g.row_map(u));
-    for (std::int64_t k = g.row_map(u); k < g.row_map(u + 1); ++k) {
-      const std::int64_t v = g.entries(k);
-      const double dv = static_cast<double>(g.row_map(v + 1) - g.row_map(v));
-      a(u, v) = 1.0 / std::sqrt(du * dv);
-    }
-  }
-  return a;
-}
-
-template <class View> Eigen::MatrixXd as_matrix(View const &x) {
-  Eigen::MatrixXd v(x.extent(0), x.extent(1));
-  for (std::size_t i = 0; i < x.extent(0); ++i)
-    for (std::size_t j = 0; j < x.extent(1); ++j)
-      v(i, j) = x(i, j);
-  return v;
-}
 
 SpectralOptions subspace_options(int k, int iterations, std::uint64_t seed) {
   SpectralOptions o;
