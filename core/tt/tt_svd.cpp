@@ -1,4 +1,5 @@
 // TT-SVD (tt_svd) and the spectral init; see tt_init.hpp and docs/TT_INIT.md.
+#include "core/counter_rng.hpp"
 #include "core/error.hpp"
 #include "core/tt/mixed_radix.hpp"
 #include "core/tt/detail/tt_host_detail.hpp"
@@ -16,6 +17,50 @@ namespace ttgnn {
 namespace {
 using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Mat = Eigen::MatrixXd;
+
+/// Unfoldings with more rows than this take the randomized range finder: the exact Gram matrix
+/// costs m²·ncols and its eigensolve m³, the range finder about 6·m·ncols·(r + oversampling).
+constexpr std::int64_t kRandomizedRows = 1024;
+constexpr std::int64_t kOversampling = 16;
+constexpr int kPowerIterations = 2;
+
+/// Orthonormal basis of the columns of y (thin Householder QR).
+Mat orthonormal_columns(Mat const &y) {
+  Eigen::HouseholderQR<Mat> qr(y);
+  return qr.householderQ() * Mat::Identity(y.rows(), y.cols());
+}
+
+/// The r leading left singular vectors of a wide c (m x ncols), by a randomized range finder
+/// (Halko, Martinsson, Tropp 2011, Alg. 4.4 and 5.1): Y = (c c^T)^q c Ω for a Gaussian
+/// Ω (ncols x l, l = r + oversampling, from a fixed counter-based stream, so the result is
+/// deterministic), Q = orth(Y) with re-orthonormalisation between the products, then the
+/// eigenvectors of the small (Q^T c)(Q^T c)^T mapped back by Q. Exact when rank(c) <= l.
+Mat randomized_left_vectors(RowMat const &c, std::int64_t r, int level) {
+  const std::int64_t m = c.rows(), ncols = c.cols(), l = std::min(m, r + kOversampling);
+  Mat omega(ncols, l);
+  for (std::int64_t i = 0; i < ncols; ++i) {
+    CounterRng rng(0x7474737664ULL /* "ttsvd" */, static_cast<std::uint64_t>(level),
+                   static_cast<std::uint64_t>(i));
+    for (std::int64_t j = 0; j < l; j += 2) { // Box-Muller pairs
+      const double u1 = 1.0 - rng.uniform(), u2 = rng.uniform();
+      const double rad = std::sqrt(-2.0 * std::log(u1)), t = 6.283185307179586476925 * u2;
+      omega(i, j) = rad * std::cos(t);
+      if (j + 1 < l)
+        omega(i, j + 1) = rad * std::sin(t);
+    }
+  }
+  Mat q = orthonormal_columns(c * omega);
+  for (int it = 0; it < kPowerIterations; ++it) {
+    const Mat z = orthonormal_columns(c.transpose() * q);
+    q = orthonormal_columns(c * z);
+  }
+  const Mat b = q.transpose() * c; // l x ncols
+  Mat g = Mat::Zero(l, l);
+  g.selfadjointView<Eigen::Lower>().rankUpdate(b);
+  Eigen::SelfAdjointEigenSolver<Mat> es(g);
+  return q * es.eigenvectors().rightCols(r).rowwise().reverse();
+}
+
 } // namespace
 
 TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
@@ -73,7 +118,9 @@ TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
     const std::int64_t m = c.rows(), ncols = c.cols(), cap = shape.ranks[k + 1];
     const std::int64_t r = std::min({cap, m, ncols});
     Mat u;
-    if (ncols >= 2 * m) {
+    if (ncols >= 2 * m && m > kRandomizedRows && r + kOversampling < m) {
+      u = randomized_left_vectors(c, r, k);
+    } else if (ncols >= 2 * m) {
       // Wide unfolding: left singular vectors = eigenvectors of c·c^T (m x m), largest first.
       Mat g = Mat::Zero(m, m);
       g.selfadjointView<Eigen::Lower>().rankUpdate(c);

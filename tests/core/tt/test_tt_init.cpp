@@ -307,6 +307,40 @@ TEST_CASE("tt_svd of a matrix of exact TT rank reconstructs it") {
   CHECK(relative_error(ttgnn::materialize_host(s, r.cores), a) <= 1e-10);
 }
 
+TEST_CASE("tt_svd of a large first unfolding (randomized range finder): exact rank and noise") {
+  // n_0·d_0 = 1200 > 1024 rows and 3600 columns: the range finder path. A TT-rank-(4, 4) table
+  // is reconstructed to rounding (the range finder is exact when the rank is at most r + 16).
+  // With Gaussian noise E added, each truncation discards at most what the best rank-r
+  // approximation of its unfolding does, which is at most ||E||_F, plus what the power iterations
+  // leave of it; over the two truncations the TT-SVD error is at most sqrt(2)·||E||_F (Oseledets
+  // 2011, Thm. 2.2) for exact SVDs. The bound asserted, 1.5·||E||_F / ||A + E||_F, leaves 6%
+  // for the range finder.
+  const auto s = shape_of(270000, {300, 30, 30}, {4, 2, 2}, {1, 4, 4, 1});
+  const auto a = ttgnn::materialize_host(s, ttgnn::tt_init_gaussian(s, 1.0, 23));
+  const auto r = ttgnn::tt_svd(s, a);
+  CHECK(relative_error(ttgnn::materialize_host(s, r.cores), a) <= 1e-10);
+  CHECK(r.relative_error <= 1e-10);
+  auto noisy = a;
+  double noise2 = 0, total2 = 0, a2 = 0;
+  std::uint64_t state = 5;
+  for (auto &x : noisy) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double e = 0.05 * (static_cast<double>(state >> 11) * 0x1.0p-53 - 0.5);
+    a2 += x * x;
+    x += e;
+    noise2 += e * e;
+    total2 += x * x;
+  }
+  const auto rn = ttgnn::tt_svd(s, noisy);
+  const double err = relative_error(ttgnn::materialize_host(s, rn.cores), noisy);
+  const double bound = 1.5 * std::sqrt(noise2 / total2);
+  MESSAGE("noise " << std::sqrt(noise2 / a2) << " of the table: error " << err << ", bound "
+                   << bound);
+  CHECK(err > 0.1 * bound); // the noise is really there
+  CHECK(err <= bound);
+  CHECK(rn.relative_error == doctest::Approx(err).epsilon(1e-8).scale(0));
+}
+
 TEST_CASE("tt_svd with a lower rank cap reports the error it makes") {
   // Rank-(4,4) matrices truncated to ranks (2,2) or (3,1): the reported error (from the
   // discarded parts of each SVD, which are orthogonal) equals the measured error over the
