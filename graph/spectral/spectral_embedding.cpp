@@ -4,6 +4,7 @@
 #include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "core/linalg/spmm.hpp"
+#include "core/tt/detail/tt_host_detail.hpp"
 
 #include <Eigen/Dense>
 #include <Spectra/SymEigsSolver.h>
@@ -241,18 +242,6 @@ KnownSpectrum known_spectrum(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph) 
 struct EigenPairs {
   std::vector<double> values;
   std::vector<std::vector<double>> vectors;
-};
-
-/// Sets Eigen's thread count for a scope and restores it.
-class EigenThreads {
-public:
-  explicit EigenThreads(int threads) : saved_(Eigen::nbThreads()) { Eigen::setNbThreads(threads); }
-  ~EigenThreads() { Eigen::setNbThreads(saved_); }
-  EigenThreads(EigenThreads const &) = delete;
-  EigenThreads &operator=(EigenThreads const &) = delete;
-
-private:
-  int saved_;
 };
 
 /// The \p nev largest pairs of the deflated operator restricted to the m non-isolated nodes,
@@ -538,8 +527,17 @@ SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
   out.num_components = static_cast<Id>(known.with_edges.size());
   out.num_isolated = static_cast<Id>(known.isolated.size());
 
-  const Id ones = std::min<Id>(k, out.num_components);
+  const Id kept = options.known_columns < 0
+                      ? out.num_components
+                      : std::min<Id>(options.known_columns, out.num_components);
+  const Id ones = std::min<Id>(k, kept);
   const Id n_rest = n - out.num_components - out.num_isolated;
+  if (k > ones + n_rest + out.num_isolated)
+    throw ConfigError("spectral embedding: " + std::to_string(k) + " eigenvectors asked, but " +
+                      std::to_string(out.num_components) + " components leave " +
+                      std::to_string(ones + n_rest + out.num_isolated) + " once " +
+                      std::to_string(out.num_components - kept) +
+                      " of their eigenvalue-1 vectors are left out");
   const Id nev = std::min<Id>(k - ones, n_rest);
   NormalizedAdjacencyOp<ExecutionSpace, Ordinal> op(space, graph, known.dinv);
   op.deflate(known.deflated, known.u, out.num_components);
@@ -547,7 +545,7 @@ SpectralEmbedding spectral_embedding(ExecutionSpace const &space,
   // thread count: Spectra's and the dense solver's products run on one thread.
   EigenPairs pairs = [&] {
     Kokkos::Profiling::ScopedRegion eigensolve_region("ttgnn::spectral::eigensolve");
-    const EigenThreads one_thread(1);
+    const detail::EigenSingleThread one_thread;
     return nontrivial_pairs(space, op, graph, known, options, nev, out);
   }();
 

@@ -60,6 +60,10 @@ struct SpectralOptions {
   SpectralSolver solver = SpectralSolver::lanczos; ///< above the dense limit
   SubspaceOptions subspace;                        ///< settings of SpectralSolver::subspace
   std::uint64_t seed = 0;                          ///< start vector
+  /// How many of the eigenvalue-1 vectors u_C fill columns (largest components first); < 0:
+  /// all of them. The others stay projected out of the solve but take no column, so a graph of
+  /// many components costs no more than one of few (the spectral init keeps one).
+  std::int64_t known_columns = -1;
   /// Graphs with at most this many non-isolated nodes, whose non-trivial part is too small
   /// for a comfortable Lanczos basis, are solved densely (Eigen); larger ones never are.
   std::int64_t dense_limit = 4000;
@@ -88,7 +92,8 @@ struct SpectralEmbedding {
 
 /// \brief Computes the k largest eigenpairs of D^-1/2 A D^-1/2 for a symmetric graph.
 /// \param space host execution space of the SpMV.
-/// \throws ConfigError k outside [1, N]; LibraryError Spectra did not converge or a residual
+/// \throws ConfigError k outside [1, N], or more than the N - (c - known_columns) columns left
+///         when known_columns < c; LibraryError Spectra did not converge or a residual
 ///         exceeds options.max_residual.
 template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 SpectralEmbedding spectral_embedding(ExecutionSpace const &space,

@@ -4,6 +4,8 @@
 #include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
 #include "core/linalg/spmm.hpp"
+#include "core/runtime/progress.hpp"
+#include "core/tt/detail/tt_host_detail.hpp"
 
 #include <Eigen/Dense>
 
@@ -37,19 +39,6 @@ constexpr double kSecondPassCondition = 1e4;
 Id num_chunks(Id n) {
   return (n + kChunkRows - 1) / kChunkRows;
 }
-
-/// Sets Eigen's thread count for a scope and restores it (Eigen's OpenMP products choose their
-/// blocking, and so the order of their sums, from the thread count).
-class EigenThreads {
-public:
-  explicit EigenThreads(int threads) : saved_(Eigen::nbThreads()) { Eigen::setNbThreads(threads); }
-  ~EigenThreads() { Eigen::setNbThreads(saved_); }
-  EigenThreads(EigenThreads const &) = delete;
-  EigenThreads &operator=(EigenThreads const &) = delete;
-
-private:
-  int saved_;
-};
 
 /// Rows [r0, r1) of a block as an owned (aligned) Eigen matrix: Eigen's kernels then see the same
 /// alignment whatever the block's address.
@@ -385,7 +374,7 @@ SubspaceResult subspace_iteration(ExecutionSpace const &space,
   const Id b =
       std::max<Id>(nev, std::min<Id>(dim, options.block_size > 0 ? options.block_size
                                                                  : nev + std::max<Id>(8, nev / 4)));
-  const EigenThreads one_thread(1);
+  const detail::EigenSingleThread one_thread;
 
   Operator<ExecutionSpace, Ordinal> op{space, graph, dinv, {}, {}, {}, 0};
   op.dinv2 = HostVec(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::spectral::dinv2"), n);
@@ -433,7 +422,10 @@ SubspaceResult subspace_iteration(ExecutionSpace const &space,
     res = residual_norms(space, buf[0], buf[1], theta);
   };
   auto wanted_residual = [&] { return *std::max_element(res.begin(), res.begin() + nev); };
+  ProgressMeter meter(options.progress, "eigenvectors: block of " + std::to_string(b),
+                      options.max_iterations + 1, "Chebyshev-filtered iterations");
   ritz_step();
+  meter.update(1);
   for (int it = 0; it < options.max_iterations; ++it) {
     if (options.tolerance > 0 && wanted_residual() <= options.tolerance)
       break;
@@ -443,6 +435,7 @@ SubspaceResult subspace_iteration(ExecutionSpace const &space,
     chebyshev_filter(op, buf, out.cut, options.degree);
     ritz_step();
     ++out.iterations;
+    meter.update(it + 2);
   }
 
   buf[1] = Block();

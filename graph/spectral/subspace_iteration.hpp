@@ -24,6 +24,7 @@
 /// D^-1/2 = 0 (isolated nodes: their rows of Â are zero), and the block is kept zero there.
 
 #include "core/host_only.hpp"
+#include "core/runtime/progress.hpp"
 #include "graph/csr_graph.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -42,6 +43,7 @@ struct SubspaceOptions {
   /// Stop before the budget once every wanted residual is at most this (0: run the budget).
   double tolerance = 0;
   std::uint64_t seed = 0; ///< start block
+  ProgressLog progress;   ///< a line per iteration with the ETA, once the solve is long
 };
 
 /// \brief Known eigenvectors of Â with disjoint supports, kept out of the solver's subspace.
