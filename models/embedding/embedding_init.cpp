@@ -2,6 +2,7 @@
 
 #include "core/counter_rng.hpp"
 #include "core/error.hpp"
+#include "graph/coarse/quotient_graph.hpp"
 #include "graph/spectral/spectral_embedding.hpp"
 
 #include <Eigen/Dense>
@@ -127,25 +128,28 @@ std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
                                   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
                                   EmbeddingConfig const &o, std::uint64_t seed,
-                                  EmbeddingInitInfo *info) {
+                                  EmbeddingInitInfo *info, ProgressLog const &progress) {
   const std::int64_t n = graph.num_nodes();
   check_common(num_rows, dim, old_to_row, n, o);
   const auto t0 = std::chrono::steady_clock::now();
   const std::int64_t c = count_edge_components(graph);
-  const std::int64_t dropped = std::max<std::int64_t>(c, 1) - 1; // other components' vectors
-  const std::int64_t k = std::min<std::int64_t>(n, dim + dropped);
-  if (k - dropped < dim)
+  if (dim > n - std::max<std::int64_t>(c - 1, 0))
     throw ConfigError("spectral init: the graph has " + std::to_string(n) + " nodes and " +
                       std::to_string(c) + " components, too few eigenvectors for dimension " +
                       std::to_string(dim));
-  if (static_cast<double>(n) * static_cast<double>(k) > 5e8)
+  const std::int64_t k = dim;
+  if (static_cast<double>(n) * static_cast<double>(k) > static_cast<double>(o.spectral_max_entries))
     throw ConfigError("spectral init: " + std::to_string(k) + " eigenvectors of " +
-                      std::to_string(n) + " nodes (dimension " + std::to_string(dim) + " + " +
-                      std::to_string(c) +
-                      " components) do not fit in memory; use --init ortho or gaussian");
+                      std::to_string(n) + " nodes are more than " +
+                      std::to_string(o.spectral_max_entries) +
+                      " entries; a TT table starts from its slot graph instead, a full table "
+                      "cannot: use --init ortho or gaussian");
   SpectralOptions so;
   so.num_vectors = static_cast<int>(k);
   so.seed = seed;
+  // One eigenvalue-1 vector (the largest component's): the other components' are projected
+  // out but take no column, so the work does not grow with the number of components.
+  so.known_columns = 1;
   // Above the dense limit, block subspace iteration with a fixed budget (its residual is
   // reported, not iterated to Lanczos' 1e-8); graphs within it keep the dense or Lanczos solve.
   std::int64_t with_edges = 0;
@@ -153,39 +157,79 @@ std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
     with_edges += graph.row_map(v + 1) > graph.row_map(v) ? 1 : 0;
   if (with_edges > so.dense_limit)
     so.solver = SpectralSolver::subspace;
+  so.subspace.progress = progress;
   Kokkos::Profiling::ScopedRegion region("ttgnn::embedding::spectral");
   const SpectralEmbedding se = spectral_embedding(Kokkos::DefaultHostExecutionSpace(), graph, so);
-  std::vector<std::int64_t> cols;
-  const std::int64_t skip_from = std::min<std::int64_t>(1, k);
-  const std::int64_t skip_to = se.num_components;
-  for (std::int64_t j = 0; j < k && static_cast<std::int64_t>(cols.size()) < dim; ++j)
-    if (j < skip_from || j >= skip_to)
-      cols.push_back(j);
-  if (static_cast<std::int64_t>(cols.size()) < dim)
-    throw LibraryError("spectral init: got " + std::to_string(cols.size()) +
-                       " usable eigenvectors, need " + std::to_string(dim));
   std::vector<double> out(static_cast<std::size_t>(num_rows * dim), 0.0);
   for (std::int64_t j = 0; j < dim; ++j) {
-    const double s = std::pow(std::fabs(se.eigenvalues[cols[j]]), o.spectral_exponent);
+    const double s = std::pow(std::fabs(se.eigenvalues[j]), o.spectral_exponent);
     for (std::int64_t v = 0; v < n; ++v)
-      out[row_at(old_to_row, v) * dim + j] = s * se.vectors(v, cols[j]);
+      out[row_at(old_to_row, v) * dim + j] = s * se.vectors(v, j);
   }
   if (info) {
     info->components = se.num_components;
     info->eigenpairs = k;
     info->eigen_seconds = seconds_since(t0);
-    info->lambda_first = se.eigenvalues[cols.front()];
-    info->lambda_last = se.eigenvalues[cols.back()];
+    info->lambda_first = se.eigenvalues.front();
+    info->lambda_last = se.eigenvalues.back();
     info->eigen_residual = se.max_residual;
   }
   return out;
 }
 
+/// Spectral TT cores from the slot graph, for graphs whose N x dim eigenvector matrix is above
+/// spectral_max_entries: the slots (i_1, ..., i_{K-1}) of the rows are the nodes of the quotient
+/// graph (graph/coarse/quotient_graph.hpp); the TT-SVD of its spectral rows, with one row per
+/// slot (last row factor 1), gives the first K-1 cores and a last-core slice that every i_K
+/// starts from, plus seeded Gaussian noise of a tenth of its root-mean-square entry so that the
+/// rows of a slot differ. Memory: the slot table (slots x dim), never N x dim.
 template <class Ordinal>
-TtHostCores
-initial_tt_cores(TtShape const &shape, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
-                 EmbeddingConfig const &o, std::uint64_t seed, EmbeddingInitInfo *info) {
+TtSvdResult slot_spectral_cores(TtShape const &shape,
+                                CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                                Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
+                                EmbeddingConfig const &o, std::uint64_t seed, EmbeddingInitInfo &in,
+                                ProgressLog const &progress) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::embedding::slot_spectral");
+  const int last = shape.num_cores() - 1;
+  const std::int64_t n = graph.num_nodes(), n_last = shape.n[last];
+  TtShape slot_shape = shape;
+  slot_shape.n[last] = 1;
+  slot_shape.num_rows = slot_shape.padded_rows();
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> slot(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::embedding::slot"), n);
+  for (std::int64_t v = 0; v < n; ++v)
+    slot(v) = row_at(old_to_row, v) / n_last;
+  const auto q =
+      quotient_graph(Kokkos::DefaultHostExecutionSpace(), graph, slot, slot_shape.num_rows);
+  slot = decltype(slot)();
+  in.slot_nodes = slot_shape.num_rows;
+  in.slot_arcs = q.num_arcs();
+  if (progress)
+    progress("spectral init: slot graph of " + std::to_string(q.num_nodes()) + " nodes and " +
+             std::to_string(q.num_arcs()) + " arcs");
+  const auto target =
+      spectral_rows(slot_shape.num_rows, shape.dim(), q, {}, o, seed, &in, progress);
+  TtSvdResult r = tt_svd(slot_shape, target);
+  const std::vector<double> base = std::move(r.cores[last]); // the one slice of the slot shape
+  double ss = 0;
+  for (double x : base)
+    ss += x * x;
+  const double noise = 0.1 * std::sqrt(ss / static_cast<double>(base.size()));
+  Normal normal(seed ^ 0x736c6f74ULL); // "slot"
+  auto &core = r.cores[last];
+  core.resize(static_cast<std::size_t>(n_last) * base.size());
+  for (std::int64_t i = 0; i < n_last; ++i)
+    for (std::size_t e = 0; e < base.size(); ++e)
+      core[i * base.size() + e] = base[e] + noise * normal();
+  return r;
+}
+
+template <class Ordinal>
+TtHostCores initial_tt_cores(TtShape const &shape,
+                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                             Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
+                             EmbeddingConfig const &o, std::uint64_t seed, EmbeddingInitInfo *info,
+                             ProgressLog const &progress) {
   shape.validate();
   const auto t0 = std::chrono::steady_clock::now();
   const std::int64_t n = graph.num_nodes(), d = shape.dim();
@@ -207,8 +251,11 @@ initial_tt_cores(TtShape const &shape, CsrGraph<Ordinal, Kokkos::HostSpace> cons
     break;
   }
   case InitMethod::spectral: {
-    const auto target = spectral_rows(shape.num_rows, d, graph, old_to_row, o, seed, &in);
-    auto r = tt_svd(shape, target);
+    const bool slots = static_cast<double>(n) * static_cast<double>(d) >
+                       static_cast<double>(o.spectral_max_entries);
+    auto r = slots ? slot_spectral_cores(shape, graph, old_to_row, o, seed, in, progress)
+                   : tt_svd(shape, spectral_rows(shape.num_rows, d, graph, old_to_row, o, seed, &in,
+                                                 progress));
     in.tt_svd_error = r.relative_error;
     cores = std::move(r.cores);
     const auto gram = tt_gram_host(shape, cores, true);
@@ -229,11 +276,10 @@ initial_tt_cores(TtShape const &shape, CsrGraph<Ordinal, Kokkos::HostSpace> cons
 }
 
 template <class Ordinal>
-std::vector<double>
-initial_full_table(std::int64_t num_rows, std::int64_t dim,
-                   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
-                   EmbeddingConfig const &o, std::uint64_t seed, EmbeddingInitInfo *info) {
+std::vector<double> initial_full_table(
+    std::int64_t num_rows, std::int64_t dim, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+    Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row, EmbeddingConfig const &o,
+    std::uint64_t seed, EmbeddingInitInfo *info, ProgressLog const &progress) {
   const auto t0 = std::chrono::steady_clock::now();
   const std::int64_t n = graph.num_nodes();
   check_common(num_rows, dim, old_to_row, n, o);
@@ -269,7 +315,7 @@ initial_full_table(std::int64_t num_rows, std::int64_t dim,
     break;
   }
   case InitMethod::spectral: {
-    table = spectral_rows(num_rows, dim, graph, old_to_row, o, seed, &in);
+    table = spectral_rows(num_rows, dim, graph, old_to_row, o, seed, &in, progress);
     double ss = 0;
     for (std::int64_t v = 0; v < n; ++v)
       for (std::int64_t j = 0; j < dim; ++j) {
@@ -295,15 +341,15 @@ initial_full_table(std::int64_t num_rows, std::int64_t dim,
   template std::vector<double> spectral_rows<ORDINAL>(                                             \
       std::int64_t, std::int64_t, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                    \
       Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingConfig const &,              \
-      std::uint64_t, EmbeddingInitInfo *);                                                         \
+      std::uint64_t, EmbeddingInitInfo *, ProgressLog const &);                                    \
   template TtHostCores initial_tt_cores<ORDINAL>(                                                  \
       TtShape const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                               \
       Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingConfig const &,              \
-      std::uint64_t, EmbeddingInitInfo *);                                                         \
+      std::uint64_t, EmbeddingInitInfo *, ProgressLog const &);                                    \
   template std::vector<double> initial_full_table<ORDINAL>(                                        \
       std::int64_t, std::int64_t, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                    \
       Kokkos::View<const std::int64_t *, Kokkos::HostSpace>, EmbeddingConfig const &,              \
-      std::uint64_t, EmbeddingInitInfo *);
+      std::uint64_t, EmbeddingInitInfo *, ProgressLog const &);
 
 TTGNN_INSTANTIATE_EMBEDDING_INIT(std::int32_t)
 TTGNN_INSTANTIATE_EMBEDDING_INIT(std::int64_t)

@@ -15,8 +15,15 @@
 /// component (D^1/2 1_C, constant up to the degree on the component); on a graph with many
 /// components (Cora has 78) they would fill every column and carry no structure. So
 /// only the largest component's vector is kept and the next d - 1 columns are the leading
-/// non-trivial eigenvectors (d + c - 1 pairs are computed). Column j is scaled by
-/// |lambda_j|^exponent.
+/// non-trivial eigenvectors (the other components' vectors are projected out of the solve and
+/// take no column: d pairs are computed, whatever c). Column j is scaled by |lambda_j|^exponent.
+///
+/// Large graphs: when N x d is above EmbeddingConfig::spectral_max_entries, a TT table starts
+/// from the spectrum of its slot graph instead (one node per row prefix (i_1, ..., i_{K-1}), an
+/// edge where the graph joins two slots; graph/coarse/quotient_graph.hpp): its TT-SVD gives the
+/// first K-1 cores, and every last-core slice starts from the slot table's one plus seeded
+/// noise. Memory is the slot table's, never N x d; the default 5e8 entries switch at 7.8M nodes
+/// for d = 64. A full table has no slots and refuses such graphs.
 ///
 /// Settings: the table's EmbeddingConfig (init, init_std, spectral_exponent; the other fields
 /// describe the table's shape and optimiser) and a seed for every random choice.
@@ -27,6 +34,7 @@
 /// scaled so that W^T W = init_std²·P·I over the P padded rows; spectral TT cores are rescaled
 /// from the trace of W^T W (holes are ~0 there).
 
+#include "core/runtime/progress.hpp"
 #include "core/tt/tt_init.hpp"
 #include "core/tt/tt_shape.hpp"
 #include "graph/csr_graph.hpp"
@@ -53,6 +61,9 @@ struct EmbeddingInitInfo {
   /// spectral: the largest ||Â v - λ v|| of the eigenpairs (a fixed-budget block solve above the
   /// dense limit reports it instead of converging to a tolerance)
   double eigen_residual = 0;
+  /// spectral TT above spectral_max_entries: nodes and arcs of the slot graph it solved (0: the
+  /// graph itself was solved)
+  std::int64_t slot_nodes = 0, slot_arcs = 0;
 };
 
 /// \brief TT cores (layout of core/tt/tt_init.hpp) for \p shape, node v at row old_to_row(v).
@@ -61,14 +72,14 @@ TtHostCores initial_tt_cores(TtShape const &shape,
                              CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                              Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
                              EmbeddingConfig const &spec, std::uint64_t seed,
-                             EmbeddingInitInfo *info = nullptr);
+                             EmbeddingInitInfo *info = nullptr, ProgressLog const &progress = {});
 
 /// \brief A full num_rows x dim table (row-major), node v at row old_to_row(v).
 template <class Ordinal>
 std::vector<double> initial_full_table(
     std::int64_t num_rows, std::int64_t dim, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
     Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row, EmbeddingConfig const &spec,
-    std::uint64_t seed, EmbeddingInitInfo *info = nullptr);
+    std::uint64_t seed, EmbeddingInitInfo *info = nullptr, ProgressLog const &progress = {});
 
 /// \brief The spectral target: a num_rows x dim row-major matrix with node v's scaled
 /// eigenvector entries at row old_to_row(v) (zeros elsewhere), and the eigenvalues used.
@@ -77,7 +88,8 @@ std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
                                   CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                   Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_to_row,
                                   EmbeddingConfig const &spec, std::uint64_t seed,
-                                  EmbeddingInitInfo *info = nullptr);
+                                  EmbeddingInitInfo *info = nullptr,
+                                  ProgressLog const &progress = {});
 
 /// Number of connected components with at least one edge.
 template <class Ordinal>

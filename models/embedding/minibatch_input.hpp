@@ -77,11 +77,13 @@ public:
   /// \param rows optional host row map (node -> embedding row), empty for the identity
   /// \param num_rows embedding rows (>= every row id; 0: the number of nodes)
   /// \param info when given, what the initialisation did (embedding_init.hpp)
+  /// \param progress progress lines of a long initialisation (the spectral eigensolver)
   /// The embedding's optimizer comes from set_optimizer (before the first step).
   MinibatchInput(ExecutionSpace const &space, Dataset<std::int32_t> const &data, InputKind kind,
                  EmbeddingConfig const &spec, std::uint64_t seed,
                  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> rows = {},
-                 std::int64_t num_rows = 0, EmbeddingInitInfo *info = nullptr)
+                 std::int64_t num_rows = 0, EmbeddingInitInfo *info = nullptr,
+                 ProgressLog const &progress = {})
       : kind_(kind), spec_(spec), num_nodes_(data.num_nodes()) {
     if (num_rows <= 0)
       num_rows = num_nodes_;
@@ -135,7 +137,7 @@ public:
       full_ = std::make_unique<FullEmbedding<Scalar, ExecutionSpace>>(
           num_rows, spec.dim, fo, "ttgnn::minibatch_input::emb");
       const std::vector<double> table =
-          initial_full_table(num_rows, spec.dim, data.graph, node_rows, spec, seed, info);
+          initial_full_table(num_rows, spec.dim, data.graph, node_rows, spec, seed, info, progress);
       auto h = Kokkos::create_mirror_view(full_->table());
       for (std::size_t k = 0; k < table.size(); ++k)
         h.data()[k] = static_cast<Scalar>(table[k]);
@@ -145,8 +147,8 @@ public:
       TtEmbeddingOptions tto;
       tto.mode = spec.backward;
       tt_ = std::make_unique<TtEmbedding<Scalar, ExecutionSpace>>(shape, tto);
-      tt_->set_cores_from_host(space,
-                               initial_tt_cores(shape, data.graph, node_rows, spec, seed, info));
+      tt_->set_cores_from_host(
+          space, initial_tt_cores(shape, data.graph, node_rows, spec, seed, info, progress));
     }
   }
 

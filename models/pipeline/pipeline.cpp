@@ -42,6 +42,13 @@ using Scalar = float;
 using Clock = std::chrono::steady_clock;
 using HostIds = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
 
+void record_init(EmbeddingInitInfo const &info, RunResult &out) {
+  out.init_scale = info.scale;
+  out.tt_svd_error = info.tt_svd_error;
+  out.eigen_residual = info.eigenpairs > 0 ? info.eigen_residual : -1;
+  out.init_slots = info.slot_nodes;
+}
+
 double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
@@ -159,8 +166,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   NodeInput<Scalar, Space> input = make_node_input(space, data, c, o, log, info);
   stage.emplace("setting up training");
   out.init_time_s = since(t_init);
-  out.init_scale = info.scale;
-  out.tt_svd_error = info.tt_svd_error;
+  record_init(info, out);
 
   const NodeMetric metric = run_metric(c, pdata);
   const auto a = c.model == GnnKind::gcn ? gcn_norm<Scalar>(space, pdata.graph)
@@ -236,8 +242,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   MinibatchInput<Scalar, Space> input = make_minibatch_input(space, c, o, log, info);
   stage.emplace("setting up training");
   out.init_time_s = since(t_init);
-  out.init_scale = info.scale;
-  out.tt_svd_error = info.tt_svd_error;
+  record_init(info, out);
   GnnModel<Scalar, Space, std::int32_t> model(gnn_config(c, input.dim(), pdata.num_classes));
   MinibatchTrainer<Space> trainer(space, pdata, model, input, device_targets<Space>(pdata, metric),
                                   m);

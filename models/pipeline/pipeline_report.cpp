@@ -42,6 +42,10 @@ std::string run_json(RunResult const &r, RunConfig const &c) {
     j.field("init_scale", r.init_scale);
     if (r.tt_svd_error >= 0)
       j.field("tt_svd_error", r.tt_svd_error);
+    if (r.eigen_residual >= 0)
+      j.field("eigen_residual", r.eigen_residual);
+    if (r.init_slots > 0)
+      j.field("init_slots", static_cast<long long>(r.init_slots));
   }
   if (r.metis_cut >= 0)
     j.field("metis_cut", static_cast<long long>(r.metis_cut));

@@ -95,7 +95,7 @@ NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_
     tto.mode = c.embedding.backward;
     auto table = std::make_shared<TtEmbedding<Scalar, Space>>(o.shape, tto);
     table->set_cores_from_host(space, initial_tt_cores(o.shape, data.graph, o.ordering.old_to_row,
-                                                       c.embedding, c.seed, &info));
+                                                       c.embedding, c.seed, &info, log));
     input.set_tt_embedding(table, o.node_rows);
   } else if (uses_full_table(c.input)) {
     FullEmbeddingOptions fo;
@@ -105,7 +105,7 @@ NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_
     // the rows of the ordering; under a locality order node i starts from row ordered_ids(i)
     const auto values =
         initial_full_table(n, c.embedding.dim, data.graph, o.ordering.permutation.old_to_new,
-                           c.embedding, c.seed, &info);
+                           c.embedding, c.seed, &info, log);
     auto h = Kokkos::create_mirror_view(table->table());
     const std::int64_t d = c.embedding.dim;
     const bool moved = o.ordered_ids.extent(0) > 0;
@@ -127,7 +127,7 @@ MinibatchInput<Scalar, Space> make_minibatch_input(Space const &space, RunConfig
   // TT rows follow the ordering (holes under metis-hier); a full table has one row per node
   const bool tt = uses_tt(c.input);
   return MinibatchInput<Scalar, Space>(space, pdata, c.input, minibatch_embedding(c, o), c.seed,
-                                       o.node_rows, tt ? o.shape.num_rows : 0, &info);
+                                       o.node_rows, tt ? o.shape.num_rows : 0, &info, log);
 }
 
 EmbeddingConfig minibatch_embedding(RunConfig const &c, NodeOrder const &o) {

@@ -61,6 +61,8 @@ struct RunResult {
   double comm_bytes_per_step = 0;           ///< bytes this rank handed to MPI per optimizer step
   double comm_seconds_per_step = 0;         ///< time in those collectives per step (waits included)
   double init_scale = 0, tt_svd_error = -1; ///< embedding initialisation
+  double eigen_residual = -1;  ///< spectral init: largest ||Â v - λ v|| (-1: not spectral)
+  std::int64_t init_slots = 0; ///< spectral TT init from the slot graph: its nodes (else 0)
 
   /// The table a full embedding would need (num_nodes x embedding_dim) over the trainable
   /// entries this run's table has: the one definition of compression (1 for a full table;

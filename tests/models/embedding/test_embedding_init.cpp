@@ -224,7 +224,7 @@ TEST_CASE("spectral_rows: P_4 and K_2 entry by entry (signs, |λ|^exponent, rows
         CHECK(std::fabs(t[v * 4 + j] - std::pow(std::fabs(kP4Lambda[j]), e) * kP4Vector[j][v]) <=
               kDenseTol);
     CHECK(info.components == 1);
-    CHECK(info.eigenpairs == 4); // dim + components - 1
+    CHECK(info.eigenpairs == 4);
     CHECK(std::fabs(info.lambda_first - 1) <= kDenseTol);
     CHECK(std::fabs(info.lambda_last + 1) <= kDenseTol);
   }
@@ -265,7 +265,7 @@ TEST_CASE("spectral_rows: two components and an isolated node (the smaller compo
           "vector dropped)") {
   // K_2 on {0, 1}, node 2 isolated, P_4 on 3..6 (the larger component, though later in id).
   // Spectrum: 1 (twice: u_P4, u_K2), P_4's 1/2, -1/2, -1, K_2's -1, and 0 (e_2).
-  // d + c - 1 = 5 pairs; the columns are u_P4 (1), u_K2 (1, dropped), P_4's 1/2, then
+  // d = 4 columns: u_P4 (1; u_K2 is projected out but takes no column), P_4's 1/2, then
   // e_2 (0, isolated nodes are merged in by eigenvalue before the negative ones), P_4's -1/2.
   const Graph g = edge_isolated_path();
   auto p4_column = [](int k) {
@@ -288,7 +288,7 @@ TEST_CASE("spectral_rows: two components and an isolated node (the smaller compo
         CHECK(std::fabs(t[v * 4 + j] - std::pow(std::fabs(lambda[j]), e) * want[j][v]) <=
               kDenseTol);
     CHECK(info.components == 2);
-    CHECK(info.eigenpairs == 5);
+    CHECK(info.eigenpairs == 4); // the dimension, whatever the number of components
     CHECK(std::fabs(info.lambda_first - 1) <= kDenseTol);
     CHECK(std::fabs(info.lambda_last + 0.5) <= kDenseTol);
   }
@@ -697,6 +697,67 @@ TEST_CASE("initial_tt_cores, spectral: TT-SVD of the scaled spectral rows, error
   const double real_rms = rms_rows(wl, d, rows);
   CHECK(real_rms <= sd * (1 + 1e-12));
   CHECK(real_rms > 0.5 * sd);
+}
+
+TEST_CASE("initial_tt_cores, spectral above spectral_max_entries: the slot graph's spectrum") {
+  // Four dense blocks of 60 nodes, joined by three edges into one component. Block b fills the
+  // slots (b, 0..4) of n = [4, 6, 12] (12 rows each; slot (b, 5) stays empty), so the slot graph
+  // is four 5-cliques weakly joined, plus four isolated slots. With d = 4 the spectral columns
+  // are its four near-1 eigenvectors, close to the block indicators / sqrt(5): two slots of one
+  // block get (nearly) the same target row, two of different blocks rows sqrt(2/5) apart, of
+  // norm sqrt(1/5). Rank 8 reproduces the 24 x 4 slot table exactly, so a node's row is its
+  // slot's plus the last core's seeded noise (0.1 of its RMS entry: ~0.1 of the row here).
+  // Hence the mean distance within a block is near 0.14·sqrt(1/5)·scale and across blocks near
+  // sqrt(2/5)·scale: the bound below (a half) leaves a wide margin for the joining edges.
+  const std::int64_t n = 240, d = 4;
+  auto pp = test::planted_partition(n, 4, 1500, 0, 5);
+  std::vector<std::vector<std::int64_t>> members(4);
+  for (std::int64_t v = 0; v < n; ++v)
+    members[pp.block_of[v]].push_back(v);
+  for (int b = 0; b + 1 < 4; ++b)
+    pp.edges.push_back({members[b][0], members[b + 1][0]});
+  const Graph g = test::make_graph(n, pp.edges);
+  std::vector<std::int64_t> rows(n);
+  for (int b = 0; b < 4; ++b)
+    for (std::size_t i = 0; i < members[b].size(); ++i)
+      rows[members[b][i]] = b * 72 + static_cast<std::int64_t>(i);
+  const auto shape = make_tt_shape(288, {4, 6, 12}, {2, 2, 1}, 8);
+  auto o = init_options(InitMethod::spectral, 0.2, 0.5, 3);
+  o.spec.spectral_max_entries = n * d - 1; // one entry too many: the slot path
+  EmbeddingInitInfo info;
+  const auto cores = tt_cores(shape, g, row_map(rows), o, &info);
+  CHECK(info.slot_nodes == 24);
+  CHECK(info.slot_arcs == 4 * 20 + 2 * 3); // four 5-cliques, three joining slot pairs
+  CHECK(info.eigenpairs == d);
+  CHECK(info.tt_svd_error <= 1e-12);
+  const auto w = materialize_host(shape, cores);
+  double within = 0, across = 0;
+  std::int64_t nw = 0, na = 0;
+  for (std::int64_t u = 0; u < n; u += 7)
+    for (std::int64_t v = u + 1; v < n; v += 5) {
+      double dist2 = 0;
+      for (std::int64_t j = 0; j < d; ++j) {
+        const double x = w[rows[u] * d + j] - w[rows[v] * d + j];
+        dist2 += x * x;
+      }
+      (pp.block_of[u] == pp.block_of[v] ? within : across) += std::sqrt(dist2);
+      (pp.block_of[u] == pp.block_of[v] ? nw : na) += 1;
+    }
+  REQUIRE(nw > 0);
+  REQUIRE(na > 0);
+  CHECK(within / nw > 0); // the noise separates the rows of a slot
+  CHECK(within / nw < 0.5 * across / na);
+  // Empty slots have zero target rows, so the whole mass (scaled to init_std) is on real rows.
+  CHECK(std::fabs(rms_rows(w, d, rows) - 0.2) <= 1e-9 * 0.2);
+  // Seeded: the same seed gives the same cores, another seed other noise.
+  CHECK(tt_cores(shape, g, row_map(rows), o) == cores);
+  auto other = o;
+  other.seed = 4;
+  CHECK(tt_cores(shape, g, row_map(rows), other) != cores);
+  // Below the limit the graph itself is solved.
+  EmbeddingInitInfo whole;
+  tt_cores(shape, g, row_map(rows), init_options(InitMethod::spectral, 0.2, 0.5, 3), &whole);
+  CHECK(whole.slot_nodes == 0);
 }
 
 TEST_CASE("embedding init: settings and placements it cannot honour are ConfigErrors") {

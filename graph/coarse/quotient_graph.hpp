@@ -1,0 +1,33 @@
+#ifndef TTGNN_GRAPH_COARSE_QUOTIENT_GRAPH_HPP
+#define TTGNN_GRAPH_COARSE_QUOTIENT_GRAPH_HPP
+/// \file quotient_graph.hpp
+/// \brief The quotient graph of a node grouping: one node per group, an edge between two
+/// different groups when some edge of the graph joins them (unweighted, no self loops, sorted,
+/// no duplicates). It is what the spectral init solves when the graph's N x k eigenvectors do
+/// not fit (models/embedding/embedding_init.hpp): with the groups the TT row prefixes of a
+/// hierarchical order, its nodes are the slots (i_1, ..., i_{K-1}) of the TT table.
+///
+/// Cost: O(N + arcs) reads and a sort of each group's neighbour groups; memory: the group
+/// members (N ids) and the quotient graph. Deterministic: the result does not depend on the
+/// thread count.
+
+#include "core/host_only.hpp"
+#include "graph/csr_graph.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace ttgnn {
+
+/// \brief Quotient graph of a symmetric graph under group(v) in [0, num_groups).
+/// \throws ConfigError group size != N, a group id out of range, or num_groups beyond Ordinal.
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
+CsrGraph<Ordinal, Kokkos::HostSpace>
+quotient_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+               Kokkos::View<const std::int64_t *, Kokkos::HostSpace> group,
+               std::int64_t num_groups);
+
+} // namespace ttgnn
+
+#endif
