@@ -25,7 +25,7 @@ FLOORS = ["core", "graph", "models", "apps"]
 # Steps inside each floor, lowest first; the folders of one step are independent.
 LAYERS = {
     "core": [["."], ["io"], ["runtime"], ["linalg"], ["optim", "tt"]],
-    "graph": [["."], ["io"], ["order", "spectral", "synth"]],
+    "graph": [["."], ["io"], ["coarse", "order", "spectral", "synth"]],
     "models": [["layers"], ["loss"], ["memory"], ["."], ["embedding"], ["train"], ["pipeline"]],
     "apps": [["."]],
 }
