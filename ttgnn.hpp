@@ -44,6 +44,7 @@
 #include "graph/boost_adapter.hpp"
 #include "graph/csr_build.hpp"
 #include "graph/csr_graph.hpp"
+#include "graph/coarse/quotient_graph.hpp"
 #include "graph/dataset.hpp"
 #include "graph/graph_stats.hpp"
 #include "graph/io/edge_list_loader.hpp"
