@@ -94,7 +94,9 @@ NodeInput<Scalar, Space> make_node_input(Space const &space, Dataset<std::int32_
     TtEmbeddingOptions tto;
     tto.mode = c.embedding.backward;
     auto table = std::make_shared<TtEmbedding<Scalar, Space>>(o.shape, tto);
-    table->set_cores_from_host(space, initial_tt_cores(o.shape, data.graph, o.ordering.old_to_row,
+    // The relabelled graph with its rows (as the mini-batch input): the spectral solve's
+    // products then gather neighbours that the order put close.
+    table->set_cores_from_host(space, initial_tt_cores(o.shape, pdata.graph, o.node_rows,
                                                        c.embedding, c.seed, &info, log));
     input.set_tt_embedding(table, o.node_rows);
   } else if (uses_full_table(c.input)) {
