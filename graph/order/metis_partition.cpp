@@ -104,10 +104,13 @@ void check_symmetric(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::Host
     }
 }
 
-// CSR without self loops in METIS' index type.
+// CSR without self loops in METIS' index type (and the arc weights, when \p edge_weight is
+// not empty, into adjwgt).
 template <class ExecutionSpace, class Ordinal>
 void to_metis(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &g,
-              std::vector<idx_t> &xadj, std::vector<idx_t> &adjncy) {
+              std::vector<idx_t> &xadj, std::vector<idx_t> &adjncy,
+              Kokkos::View<const Id *, Kokkos::HostSpace> edge_weight = {},
+              std::vector<idx_t> *adjwgt = nullptr) {
   const Id n = g.num_nodes();
   auto row_map = g.row_map;
   auto entries = g.entries;
@@ -122,13 +125,19 @@ void to_metis(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> 
   space.fence();
   xadj.resize(n + 1);
   adjncy.resize(std::max<Id>(offsets(n), 1)); // METIS dislikes a null adjncy
-  idx_t *x = xadj.data(), *adj = adjncy.data();
+  const bool weighted = adjwgt != nullptr && edge_weight.extent(0) > 0;
+  if (weighted)
+    adjwgt->resize(adjncy.size());
+  idx_t *x = xadj.data(), *adj = adjncy.data(), *wgt = weighted ? adjwgt->data() : nullptr;
   Kokkos::parallel_for("ttgnn::metis::fill", Policy(space, 0, n), [=](Id u) {
     Id k = offsets(u);
     x[u] = static_cast<idx_t>(k);
     for (Id a = row_map(u); a < row_map(u + 1); ++a)
-      if (entries(a) != u)
+      if (entries(a) != u) {
+        if (wgt)
+          wgt[k] = static_cast<idx_t>(edge_weight(a));
         adj[k++] = static_cast<idx_t>(entries(a));
+      }
   });
   space.fence();
   xadj[n] = static_cast<idx_t>(offsets(n));
@@ -279,7 +288,10 @@ idx_t metis_seed(std::uint64_t seed) {
 
 /// Runs METIS on (xadj, adjncy) and returns its part of every node.
 std::vector<idx_t> call_metis(std::vector<idx_t> &xadj, std::vector<idx_t> &adjncy, Id num_parts,
-                              MetisOptions const &options) {
+                              MetisOptions const &options, std::vector<idx_t> *vwgt = nullptr,
+                              std::vector<idx_t> *adjwgt = nullptr) {
+  idx_t *vw = vwgt && !vwgt->empty() ? vwgt->data() : nullptr;
+  idx_t *aw = adjwgt && !adjwgt->empty() ? adjwgt->data() : nullptr;
   const Id n = static_cast<Id>(xadj.size()) - 1;
   idx_t opts[METIS_NOPTIONS];
   METIS_SetDefaultOptions(opts);
@@ -293,11 +305,10 @@ std::vector<idx_t> call_metis(std::vector<idx_t> &xadj, std::vector<idx_t> &adjn
   const bool kway = options.algorithm == MetisAlgorithm::kway;
   Kokkos::Profiling::ScopedRegion region("ttgnn::metis::part_graph");
   const int rc =
-      kway
-          ? METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr,
-                                nullptr, &nparts, nullptr, nullptr, opts, &objval, out.data())
-          : METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr,
-                                     nullptr, &nparts, nullptr, nullptr, opts, &objval, out.data());
+      kway ? METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(), vw, nullptr, aw,
+                                 &nparts, nullptr, nullptr, opts, &objval, out.data())
+           : METIS_PartGraphRecursive(&nvtxs, &ncon, xadj.data(), adjncy.data(), vw, nullptr, aw,
+                                      &nparts, nullptr, nullptr, opts, &objval, out.data());
   if (rc != METIS_OK)
     throw LibraryError(std::string(kway ? "METIS_PartGraphKway" : "METIS_PartGraphRecursive") +
                        " failed on a graph of " + std::to_string(n) + " nodes and " +
@@ -312,6 +323,56 @@ template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_onl
 MetisResult metis_partition(ExecutionSpace const &space,
                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                             std::int64_t num_parts, MetisOptions const &options) {
+  return metis_partition(space, graph, num_parts, options, MetisWeights{});
+}
+
+namespace {
+
+/// METIS' weights: vwgt and adjwgt (empty when not given), checked (>= 1, sizes, totals that
+/// fit idx_t). \p xadj, \p adjncy are METIS' input already built without weights.
+template <class ExecutionSpace, class Ordinal>
+void metis_weights(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                   MetisWeights const &weights, std::vector<idx_t> &xadj,
+                   std::vector<idx_t> &adjncy, std::vector<idx_t> &vwgt,
+                   std::vector<idx_t> &adjwgt) {
+  const Id n = graph.num_nodes();
+  const Id idx_max = static_cast<Id>(std::numeric_limits<idx_t>::max());
+  auto check = [&](Kokkos::View<const Id *, Kokkos::HostSpace> w, Id size, char const *what) {
+    if (w.extent(0) == 0)
+      return;
+    if (static_cast<Id>(w.extent(0)) != size)
+      throw ConfigError(std::string("METIS: ") + what + " weights have " +
+                        std::to_string(w.extent(0)) + " entries, expected " + std::to_string(size));
+    Id total = 0, bad = 0;
+    Kokkos::parallel_reduce(
+        "ttgnn::metis::weight_total",
+        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, size),
+        [=](Id i, Id &sum, Id &low) {
+          sum += w(i);
+          low += w(i) < 1;
+        },
+        total, bad);
+    if (bad > 0 || total > idx_max)
+      throw ConfigError(std::string("METIS: ") + what + " weights must be >= 1 and total at most " +
+                        std::to_string(idx_max) + " (total " + std::to_string(total) + ")");
+  };
+  check(weights.vertex, n, "node");
+  check(weights.edge, graph.num_arcs(), "arc");
+  if (weights.edge.extent(0) > 0)
+    to_metis(space, graph, xadj, adjncy, weights.edge, &adjwgt);
+  if (weights.vertex.extent(0) > 0) {
+    vwgt.resize(n);
+    for (Id v = 0; v < n; ++v)
+      vwgt[v] = static_cast<idx_t>(weights.vertex(v));
+  }
+}
+
+} // namespace
+
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
+MetisResult
+metis_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                std::int64_t num_parts, MetisOptions const &options, MetisWeights const &weights) {
   Kokkos::Profiling::ScopedRegion region("ttgnn::metis::partition");
   const Id n = graph.num_nodes();
   if (num_parts < 1)
@@ -328,9 +389,14 @@ MetisResult metis_partition(ExecutionSpace const &space,
   if (trivial_partition(space, n, num_parts, r))
     return r;
 
-  std::vector<idx_t> xadj, adjncy;
-  metis_input(space, graph, options, r, xadj, adjncy);
-  const std::vector<idx_t> out = call_metis(xadj, adjncy, num_parts, options);
+  std::vector<idx_t> xadj, adjncy, vwgt, adjwgt;
+  MetisOptions opts = options;
+  if (!weights.empty())
+    opts.max_arcs_per_node = 0; // weighted graphs are not sparsified
+  metis_input(space, graph, opts, r, xadj, adjncy);
+  if (!weights.empty())
+    metis_weights(space, graph, weights, xadj, adjncy, vwgt, adjwgt);
+  const std::vector<idx_t> out = call_metis(xadj, adjncy, num_parts, options, &vwgt, &adjwgt);
   r.called_metis = true;
   for (Id v = 0; v < n; ++v) {
     if (out[v] < 0 || out[v] >= num_parts)
@@ -346,6 +412,9 @@ MetisResult metis_partition(ExecutionSpace const &space,
   template MetisResult metis_partition<SPACE, ORDINAL>(                                            \
       SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &, std::int64_t,                   \
       MetisOptions const &);                                                                       \
+  template MetisResult metis_partition<SPACE, ORDINAL>(                                            \
+      SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &, std::int64_t,                   \
+      MetisOptions const &, MetisWeights const &);                                                 \
   template CsrGraph<ORDINAL, Kokkos::HostSpace> sparsify_graph<SPACE, ORDINAL>(                    \
       SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &, std::int64_t, std::uint64_t);
 #define TTGNN_INSTANTIATE_METIS_SPACE(SPACE)                                                       \

@@ -54,6 +54,16 @@ struct MetisResult {
   std::int64_t arcs_dropped = 0;  ///< arcs removed by the sparsification
 };
 
+/// \brief Optional weights of a METIS call (empty Views: every node and arc weighs 1).
+struct MetisWeights {
+  /// Weight of node v (>= 1; N entries or empty): METIS balances the parts' total weight.
+  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> vertex;
+  /// Weight of arc a, aligned with graph.entries (>= 1, equal on both arcs of an edge; num_arcs
+  /// entries or empty): METIS minimises the weight of the cut.
+  Kokkos::View<const std::int64_t *, Kokkos::HostSpace> edge;
+  bool empty() const { return vertex.extent(0) == 0 && edge.extent(0) == 0; }
+};
+
 /// \brief Partitions a symmetric graph into \p num_parts parts minimising the edge cut.
 ///
 /// Self loops are removed before METIS sees the graph. k = 1 puts every node in part 0;
@@ -66,6 +76,15 @@ template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_onl
 MetisResult metis_partition(ExecutionSpace const &space,
                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                             std::int64_t num_parts, MetisOptions const &options = {});
+
+/// \brief The same with node and arc weights (the coarse graphs of multilevel_order.hpp). The
+/// trivial cases ignore the weights; edge_cut counts edges, not weights. Weighted graphs are
+/// never sparsified: one with more arcs than METIS takes is refused (ConfigError), as is one
+/// whose total node or arc weight does not fit idx_t.
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
+MetisResult
+metis_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                std::int64_t num_parts, MetisOptions const &options, MetisWeights const &weights);
 
 /// \brief The symmetric subgraph that keeps, for each node, the arcs to its \p max_arcs_per_node
 /// neighbours of smallest priority hash(seed, {u, v}), and every arc whose reverse is kept.
