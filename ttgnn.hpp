@@ -61,6 +61,8 @@
 #include "graph/order/label_propagation_order.hpp"
 #include "graph/order/locality.hpp"
 #include "graph/order/metis_partition.hpp"
+#include "graph/order/multilevel_coarsen.hpp"
+#include "graph/order/multilevel_order.hpp"
 #include "graph/order/order_method.hpp"
 #include "graph/order/ordering.hpp"
 #include "graph/order/ordering_report.hpp"

@@ -78,6 +78,10 @@ OgbPreset preset(std::string const &name) {
   if (name == "ogbn-papers100M") {
     // GraphSAGE, 3 layers, hidden 256, fan-outs 12,12,12, batch 1000, lr 0.001, dropout 0.1,
     // TT rank 16, d 128 [512,500,500] x [8,4,4], separate Adam for GNN and TT cores.
+    // Order: flat METIS as for the others. Its ~3.2e9 arcs exceed METIS' 32-bit idx_t, so
+    // compute_ordering partitions a coarsened graph instead (multilevel_partition,
+    // graph/order/multilevel_order.hpp: label-propagation coarsening, METIS on the coarse graph,
+    // refinement back to the nodes; NodeOrdering::path "multilevel"), with no arcs dropped.
     s.model = GnnKind::sage;
     s.dropout = 0.1;
     s.optimizer = OptimizerKind::adam;

@@ -33,6 +33,11 @@ int run_partition(int argc, char const *const *argv) {
              "(0 = refuse such graphs)",
              "0");
   opts.value("lp-sweeps", "lp-hier: maximal label-propagation sweeps per level", "10");
+  opts.value("multilevel-min-nodes",
+             "metis-hier: graphs of more nodes take the multilevel order (coarsening, one METIS "
+             "call on the coarse graph); graphs with more arcs than METIS indexes always do "
+             "(-1: only those, 0: always)",
+             "200000");
   opts.value("cache", "binary cache folder of the loader", "");
   opts.value("split",
              "also load this split (split/<name>/), so the cache entry is the one `ttgnn train` "
@@ -70,6 +75,10 @@ int run_partition(int argc, char const *const *argv) {
   if (sweeps < 1 || sweeps > 1000)
     throw ConfigError("--lp-sweeps must be in [1, 1000] (got " + std::to_string(sweeps) + ")");
   o.lp_sweeps = static_cast<int>(sweeps);
+  o.multilevel_min_nodes = opts.get_int("multilevel-min-nodes");
+  if (o.multilevel_min_nodes < -1)
+    throw ConfigError("--multilevel-min-nodes must be >= -1 (got " +
+                      opts.get("multilevel-min-nodes") + ")");
   if (opts.has("tt-shape"))
     o.n_factors = opts.get_int_list("tt-shape");
 
@@ -79,6 +88,8 @@ int run_partition(int argc, char const *const *argv) {
   if (!metis)
     opts.refuse({"metis-algorithm", "metis-max-degree"},
                 "is an option of METIS: add --order metis or metis-hier");
+  if (o.method != OrderMethod::metis_hier)
+    opts.refuse({"multilevel-min-nodes"}, "is an option of metis-hier: add --order metis-hier");
   if (o.method != OrderMethod::lp_hier)
     opts.refuse({"lp-sweeps"}, "is an option of label propagation: add --order lp-hier");
   if (!o.n_factors.empty())

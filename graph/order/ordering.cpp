@@ -5,13 +5,16 @@
 #include "core/error.hpp"
 #include "core/tt/tt_shape.hpp"
 #include "graph/boost_adapter.hpp"
+#include "graph/csr_build.hpp"
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/order/label_propagation_order.hpp"
+#include "graph/order/multilevel_order.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -51,6 +54,25 @@ IdView sort_by_row(IdView const &old_to_row) {
   for (Id i = 0; i < n; ++i)
     n2o(i) = rows[i].second;
   return n2o;
+}
+
+// METIS' limit on arcs (MetisOptions::arc_limit, idx_t) against the graph's arcs without self
+// loops (what METIS would see).
+template <class ExecutionSpace, class Ordinal>
+bool exceeds_metis_arcs(ExecutionSpace const &space,
+                        CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                        MetisOptions const &metis) {
+  const Id idx_max = (Id(1) << (metis_index_bits() - 1)) - 1;
+  const Id limit = metis.arc_limit > 0 ? std::min(metis.arc_limit, idx_max) : idx_max;
+  if (graph.num_arcs() <= limit)
+    return false;
+  return graph.num_arcs() - count_self_loops(space, graph) > limit;
+}
+
+MultilevelOptions multilevel_options(MetisOptions const &metis) {
+  MultilevelOptions m;
+  m.metis = metis;
+  return m;
 }
 
 } // namespace
@@ -147,24 +169,55 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
     break;
   case OrderMethod::metis: {
     const Id k = options.num_parts > 0 ? options.num_parts : result.n_factors.front();
-    const MetisResult r = metis_partition(space, graph, k, metis);
     IdView key("ttgnn::ordering::part", n);
-    for (Id v = 0; v < n; ++v)
-      key(v) = r.part(v);
+    if (metis.max_arcs_per_node <= 0 && k > 1 && k < n && exceeds_metis_arcs(space, graph, metis)) {
+      // Too many arcs for METIS and no sparsification asked for: partition a coarsened graph,
+      // parts of at most (1 + imbalance)·N/k nodes.
+      if (k > std::numeric_limits<std::int32_t>::max())
+        throw ConfigError("METIS: at most 2^31-1 parts (got " + std::to_string(k) + ")");
+      const Id cap = std::max<Id>(
+          (n + k - 1) / k,
+          static_cast<Id>(std::ceil(n * (1.0 + std::max(1, metis.imbalance_permille) / 1000.0) /
+                                    static_cast<double>(k))));
+      MultilevelStats stats;
+      const std::vector<std::int32_t> part =
+          multilevel_partition(space, graph, k, cap, multilevel_options(metis), &stats);
+      for (Id v = 0; v < n; ++v)
+        key(v) = part[v];
+      result.metis_cut = count_edge_cut(space, graph, key);
+      result.path = "multilevel";
+      result.coarse_levels = stats.levels;
+    } else {
+      const MetisResult r = metis_partition(space, graph, k, metis);
+      for (Id v = 0; v < n; ++v)
+        key(v) = r.part(v);
+      result.metis_cut = r.edge_cut;
+      result.sparsified = r.sparsified;
+      result.arcs_dropped = r.arcs_dropped;
+      result.path = "direct";
+    }
     n2o = sort_by_key(key, std::min<Id>(k, std::max<Id>(n, 1))); // k >= n: part(v) = v < n
     result.metis_parts = k;
-    result.metis_cut = r.edge_cut;
-    result.sparsified = r.sparsified;
-    result.arcs_dropped = r.arcs_dropped;
     break;
   }
   case OrderMethod::metis_hier: {
-    const HierarchicalPartition h = hierarchical_partition(space, graph, result.n_factors, metis);
-    result.old_to_row = h.old_to_row;
-    result.permutation = Permutation::from_new_to_old(sort_by_row(h.old_to_row));
-    result.spilled = h.spilled;
-    result.sparsified = h.sparsified;
-    result.arcs_dropped = h.arcs_dropped;
+    const bool by_size = options.multilevel_min_nodes >= 0 && n > options.multilevel_min_nodes;
+    if (by_size || exceeds_metis_arcs(space, graph, metis)) {
+      MultilevelStats stats;
+      result.old_to_row =
+          multilevel_order(space, graph, result.n_factors, multilevel_options(metis), &stats);
+      result.spilled = stats.spilled;
+      result.path = "multilevel";
+      result.coarse_levels = stats.levels;
+    } else {
+      const HierarchicalPartition h = hierarchical_partition(space, graph, result.n_factors, metis);
+      result.old_to_row = h.old_to_row;
+      result.spilled = h.spilled;
+      result.sparsified = h.sparsified;
+      result.arcs_dropped = h.arcs_dropped;
+      result.path = "direct";
+    }
+    result.permutation = Permutation::from_new_to_old(sort_by_row(result.old_to_row));
     break;
   }
   case OrderMethod::rcm:

@@ -44,6 +44,13 @@ struct OrderingOptions {
   std::int64_t num_parts = 0;
   MetisOptions metis; ///< algorithm, imbalance, sparsification (its seed is replaced by `seed`)
   int lp_sweeps = 10; ///< lp-hier: maximal label-propagation sweeps per level
+  /// metis-hier: graphs of more nodes than this take the multilevel order
+  /// (multilevel_order.hpp: parallel coarsening, one METIS call on the coarse graph, n_1 small
+  /// ones inside the slices) instead of 1 + n_1 METIS calls on the graph itself; so does every
+  /// graph with more arcs than METIS takes (metis.arc_limit, idx_t), whatever this is. Flat
+  /// metis falls back to multilevel_partition on such graphs unless metis.max_arcs_per_node
+  /// asks for a sparsification. Negative: the size never decides.
+  std::int64_t multilevel_min_nodes = 200000;
   /// original order: true stores the identity maps (old_to_row, permutation: three N-entry
   /// int64 arrays); false stores none and sets NodeOrdering::implicit_identity (what
   /// ttgnn train does: at 10^8 nodes each array is 0.8 GB).
@@ -73,6 +80,10 @@ struct NodeOrdering {
   std::int64_t arcs_dropped = 0;
   std::int64_t lp_clusters = 0; ///< lp-hier: clusters found
   int lp_sweeps = 0;            ///< lp-hier: sweeps run
+  /// metis and metis-hier: "direct" (METIS on the graph itself) or "multilevel" (METIS on a
+  /// coarsened graph, multilevel_order.hpp); empty for the other orders.
+  std::string path;
+  int coarse_levels = 0; ///< multilevel: coarsening levels
 
   /// Row id of new node i: old_to_row(permutation.new_to_old(i)), strictly increasing; empty
   /// under implicit_identity.

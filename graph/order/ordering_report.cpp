@@ -116,6 +116,8 @@ OrderingReport make_ordering_report(ExecutionSpace const &space,
   r.arcs_dropped = ordering.arcs_dropped;
   r.lp_clusters = ordering.lp_clusters;
   r.lp_sweeps = ordering.lp_sweeps;
+  r.path = ordering.path;
+  r.coarse_levels = ordering.coarse_levels;
   r.seconds = ordering.seconds;
   return r;
 }
@@ -156,6 +158,8 @@ std::string OrderingReport::to_json() const {
   j.field("arcs_dropped", static_cast<long long>(arcs_dropped));
   j.field("lp_clusters", static_cast<long long>(lp_clusters));
   j.field("lp_sweeps", lp_sweeps);
+  j.field("path", path);
+  j.field("coarse_levels", coarse_levels);
   j.field("seconds", seconds);
   return j.str();
 }
@@ -165,7 +169,8 @@ std::string OrderingReport::to_text() const {
   for (std::size_t i = 0; i < n_factors.size(); ++i)
     s += (i ? "," : "") + std::to_string(n_factors[i]);
   s += "), " + std::to_string(num_nodes) + " nodes, " + std::to_string(num_edges) + " edges, " +
-       format_double(seconds, "%.3f") + " s\n";
+       format_double(seconds, "%.3f") + " s" + (path.empty() ? std::string() : ", path " + path) +
+       "\n";
   for (std::size_t l = 0; l < shared_fraction.size(); ++l) {
     s += "  level " + std::to_string(l + 1) + ": edges sharing the first " + std::to_string(l + 1) +
          " digit(s) " + format_double(100.0 * shared_fraction[l], "%.2f") + "%, cut " +

@@ -53,12 +53,14 @@ struct OrderingReport {
   std::int64_t arcs_dropped = 0;
   std::int64_t lp_clusters = 0; ///< lp-hier: clusters found (0 for the other orders)
   int lp_sweeps = 0;            ///< lp-hier: label-propagation sweeps run
+  std::string path;             ///< metis, metis-hier: "direct" or "multilevel" (NodeOrdering)
+  int coarse_levels = 0;        ///< multilevel: coarsening levels
   double seconds = 0;           ///< time to compute the ordering
 
   /// One JSON object: method, n_factors, num_nodes, num_edges, num_rows, share_i1, share_i1i2
   /// (and share_i1i2i3 for 4 cores), shared_edges, edge_cut, cumulative_cut, occupancy [{level,
   /// slots, capacity, min, max, mean, empty}], spilled, metis_parts, metis_cut, sparsified,
-  /// arcs_dropped, lp_clusters, lp_sweeps, seconds.
+  /// arcs_dropped, lp_clusters, lp_sweeps, path, coarse_levels, seconds.
   std::string to_json() const;
   /// A few lines of text for people.
   std::string to_text() const;

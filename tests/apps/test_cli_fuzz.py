@@ -196,6 +196,7 @@ PARTITION_OPTS = {
     '--metis-algorithm': ('enum', {'--order': 'metis'}), '--metis-max-degree': ('int_nonneg', {}),
     '--lp-sweeps': ('int_nonneg', {'--order': 'lp-hier'}), '--cache': ('cache', {}),
     '--split': ('split', {}), '--save': ('path_out', {}),
+    '--multilevel-min-nodes': ('int_nonneg', {'--order': 'metis-hier'}),
 }
 EL = {'--dataset': '!EDGES'}
 INFO_OPTS = {

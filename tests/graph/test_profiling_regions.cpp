@@ -132,6 +132,26 @@ TTGNN_TEST_HOST_SPACES("profiling regions: a hierarchical METIS order nests ever
   CHECK(RegionLog::count("ttgnn::metis::part_graph") == static_cast<std::size_t>(h.metis_calls));
 }
 
+TTGNN_TEST_HOST_SPACES("profiling regions: the multilevel order coarsens, partitions the coarse "
+                       "graph, projects and lays out, nested in the ordering") {
+  const auto graph = planted_graph();
+  OrderingOptions o;
+  o.method = OrderMethod::metis_hier;
+  o.n_factors = {4, 4, 8};
+  o.multilevel_min_nodes = 0; // always the multilevel path
+  RegionLog log;
+  const NodeOrdering ordering = compute_ordering(ExecutionSpace(), graph, o);
+  CHECK(ordering.path == "multilevel");
+  CHECK(RegionLog::balanced());
+  const std::string ml = "ttgnn::ordering::compute/ttgnn::order::multilevel";
+  CHECK(RegionLog::count("ttgnn::order::multilevel", "ttgnn::ordering::compute") == 1);
+  CHECK(RegionLog::count("ttgnn::order::coarsen", ml) == 1);
+  CHECK(RegionLog::count("ttgnn::order::partition_coarse", ml) == 1);
+  CHECK(RegionLog::count("ttgnn::order::project", ml) == 1);
+  CHECK(RegionLog::count("ttgnn::order::layout", ml) == 1);
+  CHECK(RegionLog::count("ttgnn::metis::partition", ml + "/ttgnn::order::partition_coarse") == 1);
+}
+
 TTGNN_TEST_HOST_SPACES("profiling regions: the label-propagation order's two levels and its "
                        "packing nest in the ordering") {
   const auto graph = planted_graph();

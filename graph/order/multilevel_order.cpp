@@ -1,0 +1,379 @@
+// Multilevel hierarchical order: coarsen, partition the coarse graph, project with refinement,
+// lay out each core-1 slice (see the header).
+#include "graph/order/multilevel_order.hpp"
+
+#include "core/counter_rng.hpp"
+#include "core/detail/instantiate.hpp"
+#include "core/error.hpp"
+#include "core/tt/tt_shape.hpp"
+#include "graph/order/hierarchical_partition.hpp"
+#include "graph/order/multilevel_coarsen.hpp"
+
+#include <Kokkos_Profiling_ScopedRegion.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+namespace ttgnn {
+
+namespace {
+
+using Id = std::int64_t;
+using IdView = Kokkos::View<Id *, Kokkos::HostSpace>;
+
+/// Later coarsening levels merge clusters up to this fraction of a part (1 / kMergeDivisor), so
+/// that METIS can still balance the parts out of the coarse nodes.
+constexpr Id kMergeDivisor = 8;
+
+/// A slice is split by METIS when it holds at most this many units (first-level clusters) per
+/// sub-slice; a METIS k-way call on more (thousands of tiny clusters, as label propagation
+/// leaves on graphs without local clustering) costs a good part of a second per slice.
+constexpr Id kMetisUnitsPerPart = 8;
+
+/// Largest number of arcs METIS takes (MetisOptions::arc_limit, idx_t).
+Id metis_arc_limit(MetisOptions const &options) {
+  const Id idx_max = (Id(1) << (metis_index_bits() - 1)) - 1;
+  return options.arc_limit > 0 ? std::min(options.arc_limit, idx_max) : idx_max;
+}
+
+/// The METIS imbalance for splitting \p size nodes into \p parts parts of \p cap with
+/// \p levels_left levels (this one included) sharing the slack, as hierarchical_partition.
+int imbalance_permille(Id parts, Id cap, Id size, int levels_left, int upper) {
+  const double share =
+      std::pow(static_cast<double>(parts * cap) / static_cast<double>(size), 1.0 / levels_left);
+  return static_cast<int>(
+      std::clamp<double>(std::floor(1000.0 * (share - 1.0)), 1.0, std::max(1, upper)));
+}
+
+/// Parts of the fine nodes (steps 1, 2 of the header); \p levels receives the coarsening.
+template <class ExecutionSpace, class Ordinal>
+std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
+                                           CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                                           Id num_parts, Id capacity, Id first_cap, int levels_left,
+                                           MultilevelOptions const &options, MultilevelStats &stats,
+                                           std::vector<CoarseLevel> &levels) {
+  const Id n = graph.num_nodes();
+  if (num_parts < 1 || capacity < 1 || num_parts > std::numeric_limits<std::int32_t>::max() ||
+      num_parts > std::numeric_limits<Id>::max() / capacity || num_parts * capacity < n)
+    throw ConfigError("multilevel partition: " + std::to_string(n) + " nodes do not fit in " +
+                      std::to_string(num_parts) + " parts of " + std::to_string(capacity));
+  const std::uint64_t seed = options.metis.seed;
+  {
+    Kokkos::Profiling::ScopedRegion region("ttgnn::order::coarsen");
+    CoarsenOptions co;
+    co.seed = seed;
+    co.sweeps = std::max(1, options.coarsen_sweeps);
+    co.first_cap = std::max<Id>(1, first_cap);
+    co.cap = std::max(co.first_cap, capacity / kMergeDivisor);
+    co.target_nodes = std::max(options.min_coarse_nodes, options.coarse_nodes_per_part * num_parts);
+    co.arc_limit = metis_arc_limit(options.metis);
+    levels = coarsen_graph(space, graph, co);
+  }
+  stats.levels = static_cast<int>(levels.size());
+  for (auto const &l : levels)
+    stats.level_nodes.push_back(l.coarse.graph.num_nodes());
+  IdView part;
+  {
+    Kokkos::Profiling::ScopedRegion region("ttgnn::order::partition_coarse");
+    MetisOptions mo = options.metis;
+    mo.max_arcs_per_node = 0;
+    mo.imbalance_permille = imbalance_permille(num_parts, capacity, std::max<Id>(n, 1), levels_left,
+                                               options.metis.imbalance_permille);
+    MetisResult r;
+    if (levels.empty()) {
+      r = metis_partition(space, graph, num_parts, mo);
+      stats.coarse_arcs = r.arcs_to_metis;
+    } else {
+      mo.check_symmetric = false; // contraction keeps the symmetry
+      CoarseGraph const &cg = levels.back().coarse;
+      r = metis_partition(space, cg.graph, num_parts, mo,
+                          MetisWeights{cg.node_weight, cg.edge_weight});
+      stats.coarse_arcs = cg.graph.num_arcs();
+    }
+    stats.metis_calls += r.called_metis;
+    part = IdView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::coarse_part"),
+                  r.part.extent(0));
+    for (Id v = 0; v < static_cast<Id>(part.extent(0)); ++v)
+      part(v) = r.part(v);
+  }
+  Kokkos::Profiling::ScopedRegion region("ttgnn::order::project");
+  const int sweeps = std::max(1, options.refine_sweeps);
+  for (Id l = static_cast<Id>(levels.size()) - 1; l >= 0; --l) {
+    auto coarse_of = levels[l].coarse_of;
+    IdView finer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::part"),
+                 coarse_of.extent(0));
+    Kokkos::parallel_for(
+        "ttgnn::order::project_part",
+        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, coarse_of.extent(0)),
+        [=](Id v) { finer(v) = part(coarse_of(v)); });
+    space.fence();
+    part = finer;
+    const std::uint64_t level_seed = splitmix64_hash(seed ^ static_cast<std::uint64_t>(l + 1));
+    stats.refine_moves +=
+        l > 0 ? refine_partition(space, levels[l - 1].coarse, part, num_parts, capacity, sweeps,
+                                 level_seed)
+              : refine_partition(space, graph, part, num_parts, capacity, sweeps, level_seed);
+  }
+  std::vector<std::int32_t> out(n);
+  for (Id v = 0; v < n; ++v)
+    out[v] = static_cast<std::int32_t>(part(v));
+  stats.spilled.push_back(spill_overfull_parts(graph, out, num_parts, capacity));
+  return out;
+}
+
+/// The graph of the units (first-level clusters) of one slice: unit r of the slice is
+/// seq[runs[r0 + r] .. runs[r0 + r + 1]); arcs count the fine edges between units of the slice.
+struct SliceGraph {
+  std::vector<Id> xadj{0}, adj, edge_weight, node_weight;
+};
+
+/// Splits each slice into n_2 sub-slices of \p sub_cap rows and writes the rows (step 3 of the
+/// header); returns the nodes that did not fit their sub-slice.
+template <class ExecutionSpace, class Ordinal>
+Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                  std::vector<std::int32_t> const &part, std::vector<Id> const &seq,
+                  std::vector<Id> const &runs, std::vector<Id> const &part_runs,
+                  std::vector<Id> const &local, std::vector<Id> const &unit_key,
+                  std::vector<Id> const &n_factors, MultilevelOptions const &options,
+                  MultilevelStats &stats, IdView old_to_row) {
+  const Id p = n_factors[0], n2 = n_factors[1];
+  Id sub_cap = 1;
+  for (std::size_t k = 2; k < n_factors.size(); ++k)
+    sub_cap *= n_factors[k];
+  std::vector<SliceGraph> slices(p);
+  SliceGraph *sg = slices.data();
+  auto row_map = graph.row_map;
+  auto entries = graph.entries;
+  const Id *sq = seq.data(), *rn = runs.data(), *pr = part_runs.data(), *lc = local.data();
+  const std::int32_t *pt = part.data();
+  Kokkos::parallel_for(
+      "ttgnn::order::slice_graphs",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<Id>>(
+          space, 0, p),
+      [=](Id q) {
+        if (pr[q + 1] - pr[q] > kMetisUnitsPerPart * n2)
+          return; // laid out in unit order below
+        SliceGraph &s = sg[q];
+        std::vector<std::pair<Id, Id>> row;
+        for (Id r = pr[q]; r < pr[q + 1]; ++r) {
+          row.clear();
+          for (Id i = rn[r]; i < rn[r + 1]; ++i) {
+            const Id v = sq[i];
+            for (Id a = row_map(v); a < row_map(v + 1); ++a) {
+              const Id w = entries(a);
+              if (w != v && pt[w] == q && lc[w] != r - pr[q])
+                row.emplace_back(lc[w], 1);
+            }
+          }
+          std::sort(row.begin(), row.end());
+          for (std::size_t k = 0; k < row.size(); ++k) {
+            if (k > 0 && row[k].first == row[k - 1].first) {
+              ++s.edge_weight.back();
+              continue;
+            }
+            s.adj.push_back(row[k].first);
+            s.edge_weight.push_back(1);
+          }
+          s.xadj.push_back(static_cast<Id>(s.adj.size()));
+          s.node_weight.push_back(rn[r + 1] - rn[r]);
+        }
+      });
+  space.fence();
+  Id overflow_total = 0;
+  for (Id q = 0; q < p; ++q) {
+    SliceGraph &s = slices[q];
+    const Id units = pr[q + 1] - pr[q];
+    const Id size = rn[pr[q + 1]] - rn[pr[q]];
+    if (units == 0)
+      continue;
+    if (units > kMetisUnitsPerPart * n2) {
+      // Too many units for a quick METIS call: units ordered by their second-level cluster,
+      // rows in that order (the slot refinement then improves the slots).
+      std::vector<std::pair<Id, Id>> order(units);
+      for (Id u = 0; u < units; ++u)
+        order[u] = {unit_key[seq[rn[pr[q] + u]]], u};
+      std::sort(order.begin(), order.end());
+      Id pos = 0;
+      for (auto const &[key, u] : order)
+        for (Id i = rn[pr[q] + u]; i < rn[pr[q] + u + 1]; ++i)
+          old_to_row(seq[i]) = q * n2 * sub_cap + pos++;
+      continue;
+    }
+    CsrGraph<std::int64_t, Kokkos::HostSpace> g;
+    g.row_map = decltype(g.row_map)("ttgnn::order::slice_row_map", units + 1);
+    g.entries = decltype(g.entries)("ttgnn::order::slice_entries", s.adj.size());
+    IdView ew("ttgnn::order::slice_edge_weight", s.adj.size());
+    IdView vw("ttgnn::order::slice_node_weight", units);
+    for (Id r = 0; r <= units; ++r)
+      g.row_map(r) = s.xadj[r];
+    for (std::size_t k = 0; k < s.adj.size(); ++k) {
+      g.entries(k) = s.adj[k];
+      ew(k) = s.edge_weight[k];
+    }
+    for (Id r = 0; r < units; ++r)
+      vw(r) = s.node_weight[r];
+    s = SliceGraph();
+    MetisOptions mo = options.metis;
+    mo.max_arcs_per_node = 0;
+    mo.arc_limit = 0; // a slice holds about 1/n_1 of the arcs; METIS' own limit still applies
+    mo.check_symmetric = false;
+    mo.imbalance_permille =
+        imbalance_permille(n2, sub_cap, size, static_cast<int>(n_factors.size()) - 2,
+                           options.metis.imbalance_permille);
+    const MetisResult r = metis_partition(space, g, n2, mo, MetisWeights{vw, ew});
+    stats.metis_calls += r.called_metis;
+    // Each sub-slice fills its own slot unit by unit; the rest fills the free rows in order.
+    std::vector<Id> fill(n2, 0), overflow;
+    for (Id j = 0; j < n2; ++j)
+      for (Id u = 0; u < units; ++u) {
+        if (r.part(u) != j)
+          continue;
+        for (Id i = rn[pr[q] + u]; i < rn[pr[q] + u + 1]; ++i) {
+          if (fill[j] < sub_cap)
+            old_to_row(seq[i]) = (q * n2 + j) * sub_cap + fill[j]++;
+          else
+            overflow.push_back(seq[i]);
+        }
+      }
+    Id j = 0;
+    for (Id v : overflow) {
+      while (fill[j] >= sub_cap)
+        ++j;
+      old_to_row(v) = (q * n2 + j) * sub_cap + fill[j]++;
+    }
+    overflow_total += static_cast<Id>(overflow.size());
+  }
+  return overflow_total;
+}
+
+/// Refines the level-2 slots (i_1, i_2) on the fine graph, inside each core-1 slice, then
+/// renumbers the rows of every slot in their previous order.
+template <class ExecutionSpace, class Ordinal>
+void refine_slots(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                  std::vector<Id> const &n_factors, MultilevelOptions const &options,
+                  MultilevelStats &stats, IdView old_to_row) {
+  const Id n = graph.num_nodes(), n2 = n_factors[1], slots = n_factors[0] * n2;
+  Id sub_cap = 1;
+  for (std::size_t k = 2; k < n_factors.size(); ++k)
+    sub_cap *= n_factors[k];
+  IdView slot(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::slot"), n);
+  for (Id v = 0; v < n; ++v)
+    slot(v) = old_to_row(v) / sub_cap;
+  stats.refine_moves +=
+      refine_partition(space, graph, slot, slots, sub_cap, std::max(1, options.refine_sweeps),
+                       splitmix64_hash(options.metis.seed ^ 0x5107ull), n2);
+  // Each slot's rows in the nodes' previous row order: walk the previous rows in order.
+  std::vector<Id> node_at(slots * sub_cap, -1), fill(slots, 0);
+  for (Id v = 0; v < n; ++v)
+    node_at[old_to_row(v)] = v;
+  for (Id v : node_at)
+    if (v >= 0)
+      old_to_row(v) = slot(v) * sub_cap + fill[slot(v)]++;
+}
+
+} // namespace
+
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
+std::vector<std::int32_t>
+multilevel_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                     std::int64_t num_parts, std::int64_t capacity,
+                     MultilevelOptions const &options, MultilevelStats *stats) {
+  MultilevelStats local;
+  std::vector<CoarseLevel> levels;
+  const Id first_cap = std::max<Id>(1, capacity / kMergeDivisor);
+  return partition_levels(space, graph, num_parts, capacity, first_cap, 1, options,
+                          stats ? *stats : local, levels);
+}
+
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
+Kokkos::View<std::int64_t *, Kokkos::HostSpace>
+multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                 std::vector<std::int64_t> const &n_factors, MultilevelOptions const &options,
+                 MultilevelStats *stats) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::order::multilevel");
+  const Id n = graph.num_nodes();
+  check_row_factors(n_factors, n, "multilevel order", 2);
+  const int num_cores = static_cast<int>(n_factors.size());
+  Id slice = 1;
+  for (int k = 1; k < num_cores; ++k)
+    slice *= n_factors[k];
+  MultilevelStats local_stats;
+  MultilevelStats &st = stats ? *stats : local_stats;
+  std::vector<CoarseLevel> levels;
+  const std::vector<std::int32_t> part = partition_levels(
+      space, graph, n_factors[0], slice, n_factors.back(), num_cores - 1, options, st, levels);
+
+  Kokkos::Profiling::ScopedRegion layout_region("ttgnn::order::layout");
+  // Units: the first-level clusters (at most n_K nodes), or the nodes themselves.
+  const Id units = levels.empty() ? n : levels.front().coarse.graph.num_nodes();
+  IdView unit_of = levels.empty() ? IdView() : levels.front().coarse_of;
+  auto unit = [&](Id v) { return levels.empty() ? v : unit_of(v); };
+  // Nodes by (part, unit, id): counting sort by unit, then stably by part.
+  std::vector<Id> start(units + 1, 0), by_unit(n), seq(n);
+  for (Id v = 0; v < n; ++v)
+    ++start[unit(v) + 1];
+  for (Id u = 0; u < units; ++u)
+    start[u + 1] += start[u];
+  for (Id v = 0; v < n; ++v)
+    by_unit[start[unit(v)]++] = v;
+  const Id p = n_factors[0];
+  std::vector<Id> part_start(p + 1, 0);
+  for (Id v = 0; v < n; ++v)
+    ++part_start[part[v] + 1];
+  for (Id q = 0; q < p; ++q)
+    part_start[q + 1] += part_start[q];
+  {
+    std::vector<Id> fill(part_start.begin(), part_start.end() - 1);
+    for (Id v : by_unit)
+      seq[fill[part[v]]++] = v;
+  }
+  std::vector<Id>().swap(by_unit);
+  IdView old_to_row(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::old_to_row"), n);
+  if (num_cores == 2) {
+    for (Id q = 0; q < p; ++q)
+      for (Id i = part_start[q]; i < part_start[q + 1]; ++i)
+        old_to_row(seq[i]) = q * slice + (i - part_start[q]);
+    st.spilled.push_back(0);
+    return old_to_row;
+  }
+  // Runs of equal unit inside each slice; local[v] = index of v's run in its slice.
+  std::vector<Id> runs, part_runs(p + 1, 0), local(n);
+  for (Id q = 0; q < p; ++q) {
+    part_runs[q] = static_cast<Id>(runs.size());
+    for (Id i = part_start[q]; i < part_start[q + 1]; ++i) {
+      if (i == part_start[q] || unit(seq[i]) != unit(seq[i - 1]))
+        runs.push_back(i);
+      local[seq[i]] = static_cast<Id>(runs.size()) - 1 - part_runs[q];
+    }
+  }
+  part_runs[p] = static_cast<Id>(runs.size());
+  runs.push_back(n);
+  // Order of the units where METIS does not split a slice: their second-level cluster.
+  std::vector<Id> unit_key(n);
+  for (Id v = 0; v < n; ++v)
+    unit_key[v] = levels.size() >= 2 ? levels[1].coarse_of(unit(v)) : unit(v);
+  st.spilled.push_back(lay_out_slices(space, graph, part, seq, runs, part_runs, local, unit_key,
+                                      n_factors, options, st, old_to_row));
+  refine_slots(space, graph, n_factors, options, st, old_to_row);
+  for (int k = 3; k < num_cores; ++k)
+    st.spilled.push_back(0);
+  return old_to_row;
+}
+
+#define TTGNN_INSTANTIATE_MULTILEVEL(SPACE, ORDINAL)                                               \
+  template std::vector<std::int32_t> multilevel_partition<SPACE, ORDINAL>(                         \
+      SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &, std::int64_t, std::int64_t,     \
+      MultilevelOptions const &, MultilevelStats *);                                               \
+  template Kokkos::View<std::int64_t *, Kokkos::HostSpace> multilevel_order<SPACE, ORDINAL>(       \
+      SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                                 \
+      std::vector<std::int64_t> const &, MultilevelOptions const &, MultilevelStats *);
+#define TTGNN_INSTANTIATE_MULTILEVEL_SPACE(SPACE)                                                  \
+  TTGNN_INSTANTIATE_MULTILEVEL(SPACE, std::int32_t)                                                \
+  TTGNN_INSTANTIATE_MULTILEVEL(SPACE, std::int64_t)
+
+TTGNN_INSTANTIATE_FOR_EACH_HOST_SPACE(TTGNN_INSTANTIATE_MULTILEVEL_SPACE)
+
+} // namespace ttgnn

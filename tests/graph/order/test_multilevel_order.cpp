@@ -1,0 +1,217 @@
+// Multilevel hierarchical order: injective rows within the slot capacities for 2 to 4 factors,
+// the same rows at every thread count and for a seed, planted blocks recovered, quality against
+// the METIS hierarchy, and the wiring of metis-hier and flat metis through METIS' arc limit.
+#include "core/error.hpp"
+#include "graph/order/hierarchical_partition.hpp"
+#include "graph/order/multilevel_coarsen.hpp"
+#include "graph/order/multilevel_order.hpp"
+#include "graph/order/ordering.hpp"
+#include "graph/order/ordering_report.hpp"
+#include "order_test_graphs.hpp"
+#include "test_harness.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ttgnn;
+using namespace ttgnn::test;
+
+namespace {
+
+using Rows = Kokkos::View<std::int64_t *, Kokkos::HostSpace>;
+
+// Rows in [0, prod n), distinct, and at most n_{l+1}·...·n_K nodes under every l-digit prefix.
+void check_rows(Rows rows, std::int64_t num_nodes, std::vector<std::int64_t> const &n) {
+  REQUIRE(static_cast<std::int64_t>(rows.extent(0)) == num_nodes);
+  std::int64_t total = 1;
+  for (auto f : n)
+    total *= f;
+  std::set<std::int64_t> seen;
+  for (std::int64_t v = 0; v < num_nodes; ++v) {
+    REQUIRE(rows(v) >= 0);
+    REQUIRE(rows(v) < total);
+    seen.insert(rows(v));
+  }
+  CHECK(static_cast<std::int64_t>(seen.size()) == num_nodes);
+  std::int64_t below = total;
+  for (std::size_t l = 0; l + 1 < n.size(); ++l) {
+    below /= n[l]; // rows under one (l+1)-digit prefix
+    std::map<std::int64_t, std::int64_t> fill;
+    for (std::int64_t v = 0; v < num_nodes; ++v)
+      ++fill[rows(v) / below];
+    for (auto const &[slot, count] : fill)
+      CHECK(count <= below);
+  }
+}
+
+// Two-level planted structure: `supers` super blocks of `subs` sub blocks of `size` nodes
+// (node v: sub block v / size, super block v / (subs·size)); every node draws `deg_sub` edges
+// inside its sub block, `deg_super` inside its super block, `deg_out` anywhere.
+std::vector<Edge> nested_blocks(std::int64_t supers, std::int64_t subs, std::int64_t size,
+                                int deg_sub, int deg_super, int deg_out, std::uint64_t seed) {
+  TestRng rng{seed};
+  const std::int64_t n = supers * subs * size, super_size = subs * size;
+  std::vector<Edge> e;
+  for (std::int64_t v = 0; v < n; ++v) {
+    for (int k = 0; k < deg_sub; ++k)
+      e.emplace_back(v, v / size * size + rng.below(size));
+    for (int k = 0; k < deg_super; ++k)
+      e.emplace_back(v, v / super_size * super_size + rng.below(super_size));
+    for (int k = 0; k < deg_out; ++k)
+      e.emplace_back(v, rng.below(n));
+  }
+  std::vector<Edge> out;
+  for (auto [u, v] : e)
+    if (u != v)
+      out.emplace_back(u, v);
+  return out;
+}
+
+// Options that coarsen even small graphs (a coarse graph of a few nodes per part).
+MultilevelOptions forced(std::uint64_t seed) {
+  MultilevelOptions o;
+  o.metis.seed = seed;
+  o.min_coarse_nodes = 0;
+  o.coarse_nodes_per_part = 8;
+  return o;
+}
+
+template <class ExecutionSpace> void check_capacities() {
+  const PlantedPartition p = planted_partition(3000, 12, 12000, 3000, 7);
+  const auto g = make_graph(3000, p.edges);
+  for (auto const &n : std::vector<std::vector<std::int64_t>>{
+           {55, 58}, {14, 15, 15}, {7, 7, 8, 9}, {default_n_factors(3000)}}) {
+    MultilevelStats stats;
+    const Rows rows = multilevel_order(ExecutionSpace(), g, n, forced(3), &stats);
+    check_rows(rows, 3000, n);
+    CHECK(stats.levels >= 1);
+    CHECK(stats.level_nodes.front() < 3000);
+  }
+}
+
+} // namespace
+
+TTGNN_TEST_HOST_SPACES("multilevel order: injective rows within every slot's capacity") {
+  check_capacities<ExecutionSpace>();
+}
+
+TEST_CASE("multilevel order: the same rows on Serial and OpenMP, for a seed [threads]") {
+  const PlantedPartition p = planted_partition(4000, 16, 16000, 4000, 11);
+  const auto g = make_graph(4000, p.edges);
+  const std::vector<std::int64_t> n{16, 16, 17};
+  const Rows a = multilevel_order(Kokkos::DefaultHostExecutionSpace(), g, n, forced(5));
+  const Rows b = multilevel_order(Kokkos::DefaultHostExecutionSpace(), g, n, forced(5));
+  check_rows(a, 4000, n);
+  for (std::int64_t v = 0; v < 4000; ++v)
+    REQUIRE(a(v) == b(v));
+#if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
+  // OpenMP runs with 1 or 2 threads (ctest's openmp.1 / openmp.2), Serial with one.
+  const Rows s = multilevel_order(Kokkos::Serial(), g, n, forced(5));
+  const Rows o = multilevel_order(Kokkos::OpenMP(), g, n, forced(5));
+  for (std::int64_t v = 0; v < 4000; ++v) {
+    REQUIRE(s(v) == a(v));
+    REQUIRE(o(v) == a(v));
+  }
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  // Two partitions of the OpenMP pool: one thread and the rest.
+  const int threads = Kokkos::OpenMP().concurrency();
+  if (threads >= 2) {
+    auto parts = Kokkos::Experimental::partition_space(Kokkos::OpenMP(), 1, threads - 1);
+    const Rows one = multilevel_order(parts[0], g, n, forced(5));
+    const Rows rest = multilevel_order(parts[1], g, n, forced(5));
+    for (std::int64_t v = 0; v < 4000; ++v) {
+      REQUIRE(one(v) == a(v));
+      REQUIRE(rest(v) == a(v));
+    }
+  }
+#endif
+}
+
+TEST_CASE("multilevel order on planted blocks: most edges stay inside a core-1 slice") {
+  // 8 blocks of 500 nodes, 95% of the edges inside blocks. Blocks fit a slice (8·9 = 72 rows
+  // per sub-slot, 576 per slice), so an order that keeps every block in one slice shares
+  // 95% of the edges on i1; 0.8 allows a sixth of the intra-block edges to be cut.
+  const PlantedPartition p = planted_partition(4000, 8, 19000, 1000, 13);
+  const auto g = make_graph(4000, p.edges);
+  const std::vector<std::int64_t> n{8, 8, 72};
+  NodeOrdering o;
+  o.n_factors = n;
+  o.num_rows = 8 * 8 * 72;
+  o.num_nodes = 4000;
+  o.old_to_row = multilevel_order(Kokkos::DefaultHostExecutionSpace(), g, n, forced(1));
+  check_rows(o.old_to_row, 4000, n);
+  const auto shared =
+      count_shared_prefix_edges(Kokkos::DefaultHostExecutionSpace(), g, o.old_to_row, n);
+  CHECK(static_cast<double>(shared[0]) / 20000.0 >= 0.8);
+}
+
+TEST_CASE("multilevel order: at least 90% of metis-hier's shares on nested blocks") {
+  // 8 super blocks of 8 sub blocks of 64 nodes: a sub block fits a last-digit slot (68 rows),
+  // a super block a slice. Both orders can keep every block together; the multilevel one
+  // (coarsened, one METIS call per level of slots) should get at least 90% of what the METIS
+  // hierarchy on the graph itself gets, at both levels.
+  const auto edges = nested_blocks(8, 8, 64, 6, 2, 1, 17);
+  const auto g = make_graph(4096, edges);
+  const std::vector<std::int64_t> n{8, 8, 68};
+  auto space = Kokkos::DefaultHostExecutionSpace();
+  MetisOptions mo;
+  mo.seed = 2;
+  const HierarchicalPartition h = hierarchical_partition(space, g, n, mo);
+  const Rows ml = multilevel_order(space, g, n, forced(2));
+  check_rows(ml, 4096, n);
+  const auto ref = count_shared_prefix_edges(space, g, h.old_to_row, n);
+  const auto got = count_shared_prefix_edges(space, g, ml, n);
+  MESSAGE("metis-hier shares ", ref[0], " ", ref[1], ", multilevel ", got[0], " ", got[1]);
+  CHECK(static_cast<double>(got[0]) >= 0.9 * static_cast<double>(ref[0]));
+  CHECK(static_cast<double>(got[1]) >= 0.9 * static_cast<double>(ref[1]));
+}
+
+TTGNN_TEST_HOST_SPACES("metis-hier and flat metis take the multilevel path past the arc limit") {
+  const PlantedPartition p = planted_partition(3000, 12, 12000, 3000, 19);
+  const auto g = make_graph(3000, p.edges);
+  OrderingOptions o;
+  o.method = OrderMethod::metis_hier;
+  o.seed = 4;
+  o.n_factors = {14, 15, 15};
+  const NodeOrdering direct = compute_ordering(ExecutionSpace(), g, o);
+  CHECK(direct.path == "direct");
+  // METIS would refuse the graph itself (no sparsification): the multilevel order coarsens it
+  // below the limit.
+  o.metis.arc_limit = g.num_arcs() / 2;
+  const NodeOrdering ml = compute_ordering(ExecutionSpace(), g, o);
+  CHECK(ml.path == "multilevel");
+  CHECK(ml.coarse_levels >= 1);
+  check_rows(ml.old_to_row, 3000, o.n_factors);
+  CHECK(ml.permutation.size() == 3000); // from_new_to_old validated the bijection
+  const OrderingReport report = make_ordering_report(ExecutionSpace(), g, ml);
+  CHECK(report.to_json().find("\"path\":\"multilevel\"") != std::string::npos);
+  // The same by size alone.
+  o.metis.arc_limit = 0;
+  o.multilevel_min_nodes = 1000;
+  CHECK(compute_ordering(ExecutionSpace(), g, o).path == "multilevel");
+  // Flat METIS: the arc limit without a sparsification falls back to multilevel_partition.
+  o.method = OrderMethod::metis;
+  o.metis.arc_limit = g.num_arcs() / 2;
+  const NodeOrdering flat = compute_ordering(ExecutionSpace(), g, o);
+  CHECK(flat.path == "multilevel");
+  CHECK(flat.metis_parts == 14);
+  CHECK(flat.permutation.size() == 3000);
+  // 12 planted blocks, 3000 of the 15000 edges between blocks: random parts would cut 13/14 of
+  // all edges, parts that keep the blocks cut about the 3000; half of all edges separates them.
+  CHECK(flat.metis_cut >= 0);
+  CHECK(flat.metis_cut < 15000 / 2);
+  // A sparsification asked for keeps the direct (sparsified) path.
+  o.metis.max_arcs_per_node = 2;
+  CHECK(compute_ordering(ExecutionSpace(), g, o).path == "direct");
+}
+
+TEST_CASE("multilevel order errors: too few rows, one factor") {
+  const auto g = make_graph(100, grid_edges(10, 10));
+  auto space = Kokkos::DefaultHostExecutionSpace();
+  CHECK_THROWS_AS(multilevel_order(space, g, {5, 5, 3}, MultilevelOptions{}), ConfigError);
+  CHECK_THROWS_AS(multilevel_order(space, g, {200}, MultilevelOptions{}), ConfigError);
+  CHECK_THROWS_AS(multilevel_partition(space, g, 3, 10, MultilevelOptions{}), ConfigError);
+}
