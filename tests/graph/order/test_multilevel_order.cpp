@@ -215,3 +215,32 @@ TEST_CASE("multilevel order errors: too few rows, one factor") {
   CHECK_THROWS_AS(multilevel_order(space, g, {200}, MultilevelOptions{}), ConfigError);
   CHECK_THROWS_AS(multilevel_partition(space, g, 3, 10, MultilevelOptions{}), ConfigError);
 }
+
+TTGNN_TEST_HOST_SPACES(
+    "metis_partition with arc weights cuts the light arcs; bad weights refused") {
+  // A cycle of 8 nodes whose arcs weigh 100 except the edges {1,2} and {5,6} (weight 1): the
+  // only balanced 2-way cut of weight 2 is {2,3,4,5} | {6,7,0,1}; any other balanced cut
+  // crosses two heavy edges (weight >= 101).
+  std::vector<Edge> e;
+  for (std::int64_t v = 0; v < 8; ++v)
+    e.emplace_back(v, (v + 1) % 8);
+  const auto g = make_graph(8, e);
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> ew("ew", g.num_arcs());
+  for (std::int64_t u = 0; u < 8; ++u)
+    for (std::int64_t a = g.row_map(u); a < g.row_map(u + 1); ++a) {
+      const std::int64_t w = g.entries(a), lo = std::min(u, w), hi = std::max(u, w);
+      ew(a) = (lo == 1 && hi == 2) || (lo == 5 && hi == 6) ? 1 : 100;
+    }
+  MetisOptions o;
+  o.imbalance_permille = 1;
+  const MetisResult r = metis_partition(ExecutionSpace(), g, 2, o, MetisWeights{{}, ew});
+  for (std::int64_t v : {3, 4, 5})
+    CHECK(r.part(v) == r.part(2));
+  for (std::int64_t v : {7, 0, 1})
+    CHECK(r.part(v) == r.part(6));
+  CHECK(r.part(2) != r.part(6));
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> vw("vw", 8), short_w("short", 3);
+  CHECK_THROWS_AS(metis_partition(ExecutionSpace(), g, 2, o, MetisWeights{vw, {}}), ConfigError);
+  CHECK_THROWS_AS(metis_partition(ExecutionSpace(), g, 2, o, MetisWeights{short_w, {}}),
+                  ConfigError);
+}
