@@ -1,6 +1,7 @@
 // ttgnn partition: computes a node ordering for TT embeddings and reports how many edges share
 // TT digits under it (graph/order/ordering_report.hpp); optionally saves the TT row of every node.
 #include "apps/cli_options.hpp"
+#include "apps/order_options.hpp"
 #include "apps/commands.hpp"
 #include "core/io/path_checks.hpp"
 #include "core/error.hpp"
@@ -27,17 +28,13 @@ int run_partition(int argc, char const *const *argv) {
   opts.value("tt-shape", "TT row factors n1,n2,n3 (default: balanced, product >= 1.05 N)");
   opts.value("parts", "flat METIS: number of parts K (default n1)", "0");
   opts.value("seed", "seed of the random order, METIS and the sparsification", "0");
-  opts.value("metis-algorithm", "kway | rb (recursive bisection)", "kway");
+  const OrderingOptions defaults;
+  declare_order_tuning(opts, defaults.metis.algorithm, defaults.multilevel_min_nodes,
+                       defaults.lp_sweeps);
   opts.value("metis-max-degree",
-             "graphs with more arcs than METIS indexes: keep at most this many arcs per node "
-             "(0 = refuse such graphs)",
+             "metis and metis-hier, graphs with more arcs than METIS indexes: keep at most this "
+             "many arcs per node (0 = coarsen instead: the multilevel order)",
              "0");
-  opts.value("lp-sweeps", "lp-hier: maximal label-propagation sweeps per level", "10");
-  opts.value("multilevel-min-nodes",
-             "metis-hier: graphs of more nodes take the multilevel order (coarsening, one METIS "
-             "call on the coarse graph); graphs with more arcs than METIS indexes always do "
-             "(-1: only those, 0: always)",
-             "200000");
   opts.value("cache", "binary cache folder of the loader", "");
   opts.value("split",
              "also load this split (split/<name>/), so the cache entry is the one `ttgnn train` "
@@ -63,10 +60,7 @@ int run_partition(int argc, char const *const *argv) {
   o.num_parts = opts.get_int("parts");
   if (o.num_parts < 0)
     throw ConfigError("--parts must be >= 0 (got " + std::to_string(o.num_parts) + ")");
-  const std::string algo = opts.get("metis-algorithm");
-  if (algo != "kway" && algo != "rb")
-    throw ConfigError("--metis-algorithm: expected kway or rb, got '" + algo + "'");
-  o.metis.algorithm = algo == "kway" ? MetisAlgorithm::kway : MetisAlgorithm::recursive_bisection;
+  o.metis.algorithm = opts.parsed("metis-algorithm", parse_metis_algorithm);
   o.metis.max_arcs_per_node = opts.get_int("metis-max-degree");
   if (o.metis.max_arcs_per_node < 0)
     throw ConfigError("--metis-max-degree must be >= 0 (0: no sparsification), got " +
@@ -82,16 +76,11 @@ int run_partition(int argc, char const *const *argv) {
   if (opts.has("tt-shape"))
     o.n_factors = opts.get_int_list("tt-shape");
 
-  const bool metis = o.method == OrderMethod::metis || o.method == OrderMethod::metis_hier;
   if (o.method != OrderMethod::metis)
     opts.refuse({"parts"}, "sets the parts of flat METIS: add --order metis");
-  if (!metis)
-    opts.refuse({"metis-algorithm", "metis-max-degree"},
-                "is an option of METIS: add --order metis or metis-hier");
-  if (o.method != OrderMethod::metis_hier)
-    opts.refuse({"multilevel-min-nodes"}, "is an option of metis-hier: add --order metis-hier");
-  if (o.method != OrderMethod::lp_hier)
-    opts.refuse({"lp-sweeps"}, "is an option of label propagation: add --order lp-hier");
+  refuse_order_tuning(opts, o.method);
+  if (o.method != OrderMethod::metis && o.method != OrderMethod::metis_hier)
+    opts.refuse({"metis-max-degree"}, "is an option of METIS: add --order metis or metis-hier");
   if (!o.n_factors.empty())
     check_row_factors(o.n_factors, 0, "--tt-shape", 1); // the count and range, before loading
   if (opts.get_int("seed") < 0)

@@ -1,6 +1,7 @@
 #include "apps/run_options.hpp"
 
 #include "apps/cli_options.hpp"
+#include "apps/order_options.hpp"
 #include "apps/svg_plot.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/runtime/communicator.hpp"
@@ -69,6 +70,7 @@ void declare_model_options(Options &opts, ShownDefaults const &s) {
              "full batch: relabelling of the propagation, invisible in results: auto | none | "
              "an order (lp-hier, rcm, metis, random)",
              s.text(to_string(s.d.locality)));
+  declare_order_tuning(opts, s.d.metis_algorithm, s.d.multilevel_min_nodes, s.d.lp_sweeps);
 }
 
 void declare_embedding_options(Options &opts, ShownDefaults const &s) {
@@ -217,6 +219,12 @@ void apply_model_options(Options const &o, RunConfig &c) {
     c.order = o.parsed("order", parse_order_method);
   if (o.has("locality"))
     c.locality = o.parsed("locality", parse_locality);
+  if (o.has("metis-algorithm"))
+    c.metis_algorithm = o.parsed("metis-algorithm", parse_metis_algorithm);
+  if (o.has("multilevel-min-nodes"))
+    c.multilevel_min_nodes = o.get_int("multilevel-min-nodes");
+  if (o.has("lp-sweeps"))
+    c.lp_sweeps = o.get_int("lp-sweeps");
 }
 
 /// --tt-dims sets the width to their product; with --emb-dim too they must agree.
@@ -343,6 +351,7 @@ void apply_output_options(Options const &o, RunConfig &c) {
 /// Options given on the command line that the rest of the settings leave without effect: each
 /// is refused with the reason, never silently ignored.
 void refuse_meaningless_options(Options const &o, RunConfig const &c) {
+  refuse_order_tuning(o, c.order);
   const std::string input = "(--input " + to_string(c.input) + ")";
   const bool tt = uses_tt(c.input), table = tt || uses_full_table(c.input);
   if (!table)

@@ -17,6 +17,18 @@
 
 namespace ttgnn {
 
+std::string to_string(MetisAlgorithm algorithm) {
+  return algorithm == MetisAlgorithm::kway ? "kway" : "rb";
+}
+
+MetisAlgorithm parse_metis_algorithm(std::string const &name) {
+  if (name == "kway")
+    return MetisAlgorithm::kway;
+  if (name == "rb")
+    return MetisAlgorithm::recursive_bisection;
+  throw ConfigError("METIS algorithm: expected kway or rb, got '" + name + "'");
+}
+
 static_assert(IDXTYPEWIDTH == 8 * sizeof(idx_t), "metis.h: IDXTYPEWIDTH disagrees with idx_t");
 static_assert(sizeof(idx_t) == 4 || sizeof(idx_t) == 8, "METIS idx_t must be 32 or 64 bits");
 

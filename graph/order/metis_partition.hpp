@@ -16,6 +16,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace ttgnn {
 
@@ -24,6 +25,11 @@ enum class MetisAlgorithm {
   kway,               ///< METIS_PartGraphKway (multilevel k-way)
   recursive_bisection ///< METIS_PartGraphRecursive
 };
+
+/// "kway" or "rb".
+std::string to_string(MetisAlgorithm algorithm);
+/// Inverse of to_string; throws ConfigError naming the choices.
+MetisAlgorithm parse_metis_algorithm(std::string const &name);
 
 /// \brief Settings of one METIS call.
 struct MetisOptions {

@@ -85,6 +85,8 @@ void check_run_config(RunConfig const &c) {
   range(c.lr >= 0 && c.weight_decay >= 0, "--lr and --weight-decay must be >= 0");
   range(c.plateau_factor > 0 && c.plateau_factor <= 1,
         "--plateau-factor must be in (0, 1] (1: no reduction)");
+  range(c.multilevel_min_nodes >= -1, "--multilevel-min-nodes must be >= -1");
+  range(c.lp_sweeps >= 1 && c.lp_sweeps <= 1000, "--lp-sweeps must be in [1, 1000]");
   check_tt_factors(c.embedding); // before --emb-dim, which --tt-dims sets
   range(c.embedding.dim >= 1, "--emb-dim must be >= 1");
   range(c.embedding.tt_rank >= 0, "--tt-rank must be >= 1 (or 0: chosen from the split)");

@@ -45,6 +45,9 @@ template <class Io> void visit(RunConfig &c, Io &io) {
   io.choice("order", c.order, parse_order_method);
   io.choice("locality", c.locality, parse_locality);
   io("metis_parts", c.metis_parts);
+  io.choice("metis_algorithm", c.metis_algorithm, parse_metis_algorithm);
+  io("multilevel_min_nodes", c.multilevel_min_nodes);
+  io("lp_sweeps", c.lp_sweeps);
   io("emb_dim", c.embedding.dim);
   io("tt_rank", c.embedding.tt_rank);
   io("tt_shape", c.embedding.tt_n);

@@ -10,6 +10,7 @@
 /// checkpoints, so `ttgnn predict` rebuilds the model a checkpoint was trained with).
 
 #include "core/io/json_writer.hpp"
+#include "graph/order/metis_partition.hpp"
 #include "graph/order/order_method.hpp"
 #include "models/embedding/embedding_config.hpp"
 #include "models/embedding/input_kind.hpp"
@@ -81,6 +82,12 @@ struct RunConfig {
   OrderMethod order = OrderMethod::original;
   Locality locality;            ///< of the full-batch propagation
   std::int64_t metis_parts = 0; ///< flat METIS parts (0: the first TT row factor)
+  /// The ordering's tuning (graph/order/ordering.hpp, OrderingOptions): METIS' driver, the
+  /// node count above which metis-hier coarsens first (-1: only beyond METIS' arc limit, where
+  /// metis and metis-hier always take the multilevel order), lp-hier's sweeps per level.
+  MetisAlgorithm metis_algorithm = MetisAlgorithm::kway;
+  std::int64_t multilevel_min_nodes = 200000;
+  std::int64_t lp_sweeps = 10;
   EmbeddingConfig embedding;
   // model
   GnnKind model = GnnKind::gcn;

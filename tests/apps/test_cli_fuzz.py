@@ -183,6 +183,9 @@ TRAIN_OPTS = {
     '--checkpoint-every': ('int_nonneg', {'--checkpoint': '@every.ckpt'}),
     '--export-embeddings': ('path_out', TT), '--predictions': ('path_out', {}),
     '--metrics-out': ('path_out', {}), '--curve-svg': ('path_out', {}),
+    '--metis-algorithm': ('enum', {'--order': 'metis'}),
+    '--lp-sweeps': ('int_nonneg', {'--order': 'lp-hier'}),
+    '--multilevel-min-nodes': ('int_nonneg', {'--order': 'metis-hier'}),
 }
 OGB_OPTS = {k: v for k, v in TRAIN_OPTS.items() if k not in ('--dataset', '--preset', '--split')}
 OGB_OPTS.update({'--name': ('enum', {}), '--root': ('path_in', {})})

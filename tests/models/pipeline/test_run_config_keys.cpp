@@ -116,6 +116,10 @@ const std::vector<KeyCase> &key_table() {
       // forced: the automatic choice needs 50 epochs and 32 MiB of propagated rows
       {"locality", "rcm", changes, refused_check},
       {"metis_parts", "5", changes, changes, {{"order", "metis"}}}, // flat METIS only
+      {"metis_algorithm", "rb", changes, changes, {{"order", "metis"}}},
+      // 0: every graph takes the multilevel order
+      {"multilevel_min_nodes", "0", changes, changes, {{"order", "metis-hier"}}},
+      {"lp_sweeps", "1", changes, changes, {{"order", "lp-hier"}}},
       // embedding (the base input is feat+tt)
       {"emb_dim", "4", changes, changes},
       {"tt_rank", "2", changes, changes},
