@@ -60,16 +60,39 @@ template <class Scalar, class ExecutionSpace, bool Gather> struct BagReduce {
     const std::int64_t n = static_cast<std::int64_t>(indices.extent(0));
     const std::int64_t begin = offsets(b), end = bag_end(offsets, b, n);
     const bool weighted = weights.extent(0) > 0;
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, out.extent(1)), [&](std::size_t j) {
-      Scalar acc = 0;
+    const std::int64_t dim = static_cast<std::int64_t>(out.extent(1));
+    if constexpr (host_space_v<ExecutionSpace>) {
+      // One thread: row after row, each read contiguously, into out(b, :). Every entry is
+      // summed in the same order (0 + t_begin + ... + t_{end-1}) as on a device.
+      Scalar *o = &out(b, 0);
+      for (std::int64_t j = 0; j < dim; ++j)
+        o[j] = 0;
       for (std::int64_t i = begin; i < end; ++i) {
-        const Scalar v = rows(Gather ? indices(i) : i, j);
-        acc += weighted ? weights(i) * v : v;
+        const Scalar *r = &rows(Gather ? indices(i) : i, 0);
+        const Scalar w = weighted ? weights(i) : Scalar(1);
+        if (weighted)
+          for (std::int64_t j = 0; j < dim; ++j)
+            o[j] += w * r[j];
+        else
+          for (std::int64_t j = 0; j < dim; ++j)
+            o[j] += r[j];
       }
       if (mean && end > begin)
-        acc /= static_cast<Scalar>(end - begin);
-      out(b, j) = acc;
-    });
+        for (std::int64_t j = 0; j < dim; ++j)
+          o[j] /= static_cast<Scalar>(end - begin);
+    } else {
+      // Lanes over the columns (coalesced), each summing its entry over the bag's rows.
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, dim), [&](std::int64_t j) {
+        Scalar acc = 0;
+        for (std::int64_t i = begin; i < end; ++i) {
+          const Scalar v = rows(Gather ? indices(i) : i, j);
+          acc += weighted ? weights(i) * v : v;
+        }
+        if (mean && end > begin)
+          acc /= static_cast<Scalar>(end - begin);
+        out(b, j) = acc;
+      });
+    }
   }
 };
 
