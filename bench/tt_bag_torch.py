@@ -58,7 +58,7 @@ def main():
     p.add_argument("--reps", type=int, default=7)
     p.add_argument("--threads", type=int, default=int(os.environ.get("OMP_NUM_THREADS", "1")))
     p.add_argument("--full", type=int, default=1)
-    p.add_argument("--max-gib", type=float, default=4.0,
+    p.add_argument("--max-gib", type=float, default=1.0,
                    help="skip a TT configuration whose gathered middle slices exceed this")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
