@@ -68,13 +68,17 @@ done
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
 res = {}
-for r in lines:
-    if r.get("bench") == "tt_bag" and "fwd_seconds" in r:
+load = None
+for r in lines:  # each configuration's results follow its load line
+    if r.get("bench") == "load":
+        load = r["loadavg"]
+    elif r.get("bench") == "tt_bag" and "fwd_seconds" in r:
+        r["load"] = load
         res[(r["impl"], r["table"], r["rows"], r["dim"], r["rank"], r["bag"])] = r
 loads = [r["loadavg"] for r in lines if r.get("bench") == "load"]
 print(f"load average before the configurations: {min(loads):.2f} to {max(loads):.2f}")
-print("| rows | dim | bag | table | rank | ttgnn fwd Mrows/s | torch fwd | ratio | ttgnn fwd+bwd Mrows/s | torch fwd+bwd | ratio |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
+print("| rows | dim | bag | load | table | rank | ttgnn fwd Mrows/s | torch fwd | ratio | ttgnn fwd+bwd Mrows/s | torch fwd+bwd | ratio |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for key in sorted({k[1:] for k in res}, key=lambda k: (k[1], k[2], k[4], k[0] != "tt", k[3])):
     table, rows, dim, rank, bag = key
     t, p = res.get(("ttgnn",) + key), res.get(("torch",) + key)
@@ -84,7 +88,7 @@ for key in sorted({k[1:] for k in res}, key=lambda k: (k[1], k[2], k[4], k[0] !=
         return f"{r[f] / 1e6:.2f}" if r else "-"
     def ratio(f):
         return f"{t[f] / p[f]:.2f}" if p else "-"
-    print(f"| {rows:,} | {dim} | {bag} | {table} | {rank if table == 'tt' else '-'} | "
+    print(f"| {rows:,} | {dim} | {bag} | {t['load']} | {table} | {rank if table == 'tt' else '-'} | "
           f"{cell(t, 'fwd_rows_per_s')} | {cell(p, 'fwd_rows_per_s')} | {ratio('fwd_rows_per_s')} | "
           f"{cell(t, 'fwdbwd_rows_per_s')} | {cell(p, 'fwdbwd_rows_per_s')} | {ratio('fwdbwd_rows_per_s')} |")
 PY
