@@ -4,6 +4,7 @@
 
 #include "core/counter_rng.hpp"
 #include "core/error.hpp"
+#include "graph/order/detail/label_weights.hpp"
 #include "core/tt/tt_shape.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
@@ -32,39 +33,9 @@ constexpr Id kConvergedMovedPercent = 1;
 constexpr std::uint64_t kSuperClusterTieSalt = 0;
 constexpr std::uint64_t kClusterTieSalt = 0x5C;
 
-/// Edge counts per label around one node or cluster: open addressing, cleared through its
-/// touched list (so a reset costs what the last use touched, not the table size).
-struct LabelCounter {
-  std::vector<Id> keys, counts;
-  std::vector<std::size_t> touched;
-  std::size_t mask = 0;
-
-  void reset(Id expected) {
-    std::size_t cap = 16;
-    while (cap < 2 * static_cast<std::size_t>(expected) + 1)
-      cap <<= 1;
-    for (std::size_t s : touched) {
-      keys[s] = -1;
-      counts[s] = 0;
-    }
-    touched.clear();
-    if (keys.size() < cap) {
-      keys.assign(cap, -1);
-      counts.assign(cap, 0);
-    }
-    mask = cap - 1;
-  }
-  void add(Id label) {
-    std::size_t s =
-        static_cast<std::size_t>((static_cast<std::uint64_t>(label) * kGoldenGamma) >> 17) & mask;
-    while (keys[s] != -1 && keys[s] != label)
-      s = (s + 1) & mask;
-    if (keys[s] == -1) {
-      keys[s] = label;
-      touched.push_back(s);
-    }
-    ++counts[s];
-  }
+/// Edge counts per label around one node or cluster (detail::LabelWeights) and the choice of
+/// the label to join.
+struct LabelCounter : detail::LabelWeights {
   /// The label to join: the one with most edges among those \p fits allows (ties: the current
   /// label first, then a hash of (seed, sweep, unit, label)); \p cur when none beats it.
   template <class Fits>
@@ -73,9 +44,9 @@ struct LabelCounter {
     std::uint64_t best_tie = 0;
     for (std::size_t s : touched)
       if (keys[s] == cur)
-        best_count = counts[s];
+        best_count = weights[s];
     for (std::size_t s : touched) {
-      const Id l = keys[s], c = counts[s];
+      const Id l = keys[s], c = weights[s];
       if (l == cur || c < best_count || !fits(l))
         continue;
       std::uint64_t h = seed ^ (static_cast<std::uint64_t>(sweep) << 56) ^

@@ -5,6 +5,7 @@
 #include "core/counter_rng.hpp"
 #include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
+#include "graph/order/detail/label_weights.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
@@ -43,49 +44,7 @@ struct UnitWeight {
   Id operator()(Id) const { return 1; }
 };
 
-/// Weights per label around one node or cluster: open addressing, cleared through its touched
-/// list. Each thread owns one (UniqueToken), so the order of `touched` depends only on the
-/// arcs read, never on the thread.
-struct LabelTable {
-  std::vector<Id> keys, weights;
-  std::vector<std::size_t> touched;
-  std::size_t mask = 0;
-
-  void reset(Id expected) {
-    std::size_t cap = 16;
-    while (cap < 2 * static_cast<std::size_t>(expected) + 1)
-      cap <<= 1;
-    for (std::size_t s : touched) {
-      keys[s] = -1;
-      weights[s] = 0;
-    }
-    touched.clear();
-    if (keys.size() < cap) {
-      keys.assign(cap, -1);
-      weights.assign(cap, 0);
-    }
-    mask = keys.size() - 1;
-  }
-  std::size_t slot(Id key) const {
-    std::size_t s =
-        static_cast<std::size_t>(splitmix64_hash(static_cast<std::uint64_t>(key))) & mask;
-    while (keys[s] != -1 && keys[s] != key)
-      s = (s + 1) & mask;
-    return s;
-  }
-  void add(Id key, Id w) {
-    const std::size_t s = slot(key);
-    if (keys[s] == -1) {
-      keys[s] = key;
-      touched.push_back(s);
-    }
-    weights[s] += w;
-  }
-  Id get(Id key) const {
-    const std::size_t s = slot(key);
-    return keys[s] == key ? weights[s] : 0;
-  }
-};
+using LabelTable = detail::LabelWeights;
 
 /// Label propagation over \p label (weights per label in \p lw, updated) for at most
 /// \p sweeps sweeps; a label's weight stays <= cap unless it already exceeded it. Stops early
