@@ -2,6 +2,7 @@
 
 #include "core/counter_rng.hpp"
 #include "core/error.hpp"
+#include "core/tt/detail/tt_host_detail.hpp"
 #include "graph/coarse/quotient_graph.hpp"
 #include "graph/spectral/spectral_embedding.hpp"
 
@@ -210,12 +211,28 @@ TtSvdResult slot_spectral_cores(TtShape const &shape,
   const auto target =
       spectral_rows(slot_shape.num_rows, shape.dim(), q, {}, o, seed, &in, progress);
   TtSvdResult r = tt_svd(slot_shape, target);
-  const std::vector<double> base = std::move(r.cores[last]); // the one slice of the slot shape
-  double ss = 0;
-  for (double x : base)
-    ss += x * x;
-  const double noise = 0.1 * std::sqrt(ss / static_cast<double>(base.size()));
   Normal normal(seed ^ 0x736c6f74ULL); // "slot"
+  auto rms = [](std::vector<double> const &c) {
+    double ss = 0;
+    for (double x : c)
+      ss += x * x;
+    return std::sqrt(ss / static_cast<double>(c.size()));
+  };
+  // The slot table's last unfolding has d_K columns, so the bond before the last core has rank
+  // at most d_K (1 for d = [16, 4, 1]): its zero-padded columns get noise too, else the rows of
+  // a slot would differ only by a factor.
+  for (int k = 0; k < last; ++k) {
+    const std::int64_t rk = shape.ranks[k], rk1 = shape.ranks[k + 1],
+                       used = r.effective_ranks[k + 1];
+    const double noise = 0.1 * rms(r.cores[k]);
+    for (std::int64_t i = 0; i < shape.n[k]; ++i)
+      for (std::int64_t a = 0; a < rk; ++a)
+        for (std::int64_t j = 0; j < shape.d[k]; ++j)
+          for (std::int64_t b = used; b < rk1; ++b)
+            r.cores[k][detail::tt_core_index(shape, k, i, a, j, b)] = noise * normal();
+  }
+  const std::vector<double> base = std::move(r.cores[last]); // the one slice of the slot shape
+  const double noise = 0.1 * rms(base);
   auto &core = r.cores[last];
   core.resize(static_cast<std::size_t>(n_last) * base.size());
   for (std::int64_t i = 0; i < n_last; ++i)

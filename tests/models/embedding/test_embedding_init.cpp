@@ -747,8 +747,9 @@ TEST_CASE("initial_tt_cores, spectral above spectral_max_entries: the slot graph
   REQUIRE(na > 0);
   CHECK(within / nw > 0); // the noise separates the rows of a slot
   CHECK(within / nw < 0.5 * across / na);
-  // Empty slots have zero target rows, so the whole mass (scaled to init_std) is on real rows.
-  CHECK(std::fabs(rms_rows(w, d, rows) - 0.2) <= 1e-9 * 0.2);
+  // Empty slots have zero target rows; only the noise in the bond's padded columns (a tenth of a
+  // core's RMS, times the last core's, ~1e-2 of a row) reaches them, ~1e-4 of the mass.
+  CHECK(std::fabs(rms_rows(w, d, rows) - 0.2) <= 1e-2 * 0.2);
   // Seeded: the same seed gives the same cores, another seed other noise.
   CHECK(tt_cores(shape, g, row_map(rows), o) == cores);
   auto other = o;
