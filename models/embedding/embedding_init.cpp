@@ -182,8 +182,9 @@ std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
 /// spectral_max_entries: the slots (i_1, ..., i_{K-1}) of the rows are the nodes of the quotient
 /// graph (graph/coarse/quotient_graph.hpp); the TT-SVD of its spectral rows, with one row per
 /// slot (last row factor 1), gives the first K-1 cores and a last-core slice that every i_K
-/// starts from, plus seeded Gaussian noise of a tenth of its root-mean-square entry so that the
-/// rows of a slot differ. Memory: the slot table (slots x dim), never N x dim.
+/// starts from, plus seeded Gaussian noise of a tenth of its root-mean-square entry (there and in
+/// the bond columns the slot table leaves zero) so that the rows of a slot differ. Memory: the
+/// slot table (slots x dim), never N x dim.
 template <class Ordinal>
 TtSvdResult slot_spectral_cores(TtShape const &shape,
                                 CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
