@@ -80,6 +80,10 @@ void declare_embedding_options(Options &opts, ShownDefaults const &s) {
       .value("init-std", "root-mean-square entry of the initial embedding table", num(e.init_std))
       .value("spectral-exponent", "spectral init: column j scaled by |lambda_j|^exponent",
              num(e.spectral_exponent))
+      .value("spectral-max-entries",
+             "spectral init of a TT table: above this many eigenvector entries (nodes x "
+             "--emb-dim) it solves the slot graph of the row prefixes instead of the graph",
+             std::to_string(e.spectral_max_entries))
       .value("emb-dim", "embedding dimension d", s.integer(e.dim))
       .value("tt-rank", "TT rank R (default: 16 when a quarter or more of the nodes are "
                         "training nodes, else 8)")
@@ -246,6 +250,8 @@ void apply_embedding_options(Options const &o, EmbeddingConfig &e) {
     e.init_std = o.get_double("init-std");
   if (o.has("spectral-exponent"))
     e.spectral_exponent = o.get_double("spectral-exponent");
+  if (o.has("spectral-max-entries"))
+    e.spectral_max_entries = int_at_least(o, "spectral-max-entries", 1);
   if (o.has("emb-dim")) {
     e.dim = int_at_least(o, "emb-dim", 1);
     e.tt_d.clear(); // a preset's column factors are for its width
@@ -355,18 +361,21 @@ void refuse_meaningless_options(Options const &o, RunConfig const &c) {
   const std::string input = "(--input " + to_string(c.input) + ")";
   const bool tt = uses_tt(c.input), table = tt || uses_full_table(c.input);
   if (!table)
-    o.refuse({"init", "init-std", "spectral-exponent", "emb-dim", "emb-lr", "emb-weight-decay",
-              "tt-backward", "tt-rank", "tt-shape", "tt-dims", "tt-slack"},
+    o.refuse({"init", "init-std", "spectral-exponent", "spectral-max-entries", "emb-dim", "emb-lr",
+              "emb-weight-decay", "tt-backward", "tt-rank", "tt-shape", "tt-dims", "tt-slack"},
              "sets the embedding table, and the input " + input +
                  " has none: use --input emb, tt, feat+tt or feat+emb");
   if (!tt)
-    o.refuse({"tt-rank", "tt-shape", "tt-dims", "tt-slack"},
+    o.refuse({"tt-rank", "tt-shape", "tt-dims", "tt-slack", "spectral-max-entries"},
              "sets the TT table, and the input " + input + " is a full table: use --input tt");
   if (o.has("tt-shape"))
     o.refuse({"tt-slack"}, "sizes the default TT row factors, and --tt-shape gives them");
   if (c.embedding.init != InitMethod::spectral)
     o.refuse({"spectral-exponent"}, "scales the spectral init, and --init is " +
                                         to_string(c.embedding.init) + ": add --init spectral");
+  if (c.embedding.init != InitMethod::spectral)
+    o.refuse({"spectral-max-entries"}, "bounds the spectral init, and --init is " +
+                                           to_string(c.embedding.init) + ": add --init spectral");
   if (c.checkpoint.empty())
     o.refuse({"checkpoint-every"}, "spaces the checkpoints: add --checkpoint PATH");
   if (c.plateau_factor >= 1.0)

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -209,8 +210,10 @@ TtSvdResult slot_spectral_cores(TtShape const &shape,
   if (progress)
     progress("spectral init: slot graph of " + std::to_string(q.num_nodes()) + " nodes and " +
              std::to_string(q.num_arcs()) + " arcs");
+  EmbeddingConfig slot_config = o; // the slot table is what fits: no limit on it
+  slot_config.spectral_max_entries = std::numeric_limits<std::int64_t>::max();
   const auto target =
-      spectral_rows(slot_shape.num_rows, shape.dim(), q, {}, o, seed, &in, progress);
+      spectral_rows(slot_shape.num_rows, shape.dim(), q, {}, slot_config, seed, &in, progress);
   TtSvdResult r = tt_svd(slot_shape, target);
   Normal normal(seed ^ 0x736c6f74ULL); // "slot"
   auto rms = [](std::vector<double> const &c) {

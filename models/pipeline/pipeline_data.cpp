@@ -94,6 +94,7 @@ void check_run_config(RunConfig const &c) {
   range(c.embedding.init_std > 0, "--init-std must be > 0");
   // a negative exponent would divide by the zero eigenvalues of isolated nodes' columns
   range(c.embedding.spectral_exponent >= 0, "--spectral-exponent must be >= 0");
+  range(c.embedding.spectral_max_entries >= 1, "--spectral-max-entries must be >= 1");
   range(!c.resume || !c.checkpoint.empty(), "--resume needs --checkpoint PATH");
   const bool table = uses_tt(c.input) || uses_full_table(c.input);
   if (!c.export_embeddings.empty() && !table)

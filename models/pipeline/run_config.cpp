@@ -56,6 +56,7 @@ template <class Io> void visit(RunConfig &c, Io &io) {
   io.choice("init", c.embedding.init, parse_init_method);
   io("init_std", c.embedding.init_std);
   io("spectral_exponent", c.embedding.spectral_exponent);
+  io("spectral_max_entries", c.embedding.spectral_max_entries);
   io.choice("tt_backward", c.embedding.backward, parse_tt_backward_mode);
   io("emb_lr", c.embedding.lr);
   io("emb_weight_decay", c.embedding.weight_decay);

@@ -165,6 +165,7 @@ TRAIN_OPTS = {
     '--input': ('enum', {}), '--order': ('enum', {}), '--locality': ('enum', {}),
     '--init': ('enum', TT), '--init-std': ('real', TT),
     '--spectral-exponent': ('real_nonneg', dict(TT, **{'--init': 'spectral'})),
+    '--spectral-max-entries': ('int_pos', dict(TT, **{'--init': 'spectral'})),
     '--emb-dim': ('int_size', TT), '--tt-rank': ('int_size', TT),
     '--tt-shape': ('list_tt', TT), '--tt-dims': ('list_tt', TT), '--tt-slack': ('real', TT),
     '--hidden': ('int_size', {}), '--layers': ('int_size', {}), '--dropout': ('real01', {}),

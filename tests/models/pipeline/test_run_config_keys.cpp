@@ -129,6 +129,8 @@ const std::vector<KeyCase> &key_table() {
       {"init", "gaussian", changes, changes},
       {"init_std", "0.25", changes, changes},
       {"spectral_exponent", "0.25", changes, changes, {{"init", "spectral"}}},
+      // 1: the slot graph's spectrum instead of the graph's
+      {"spectral_max_entries", "1", changes, changes, {{"init", "spectral"}}},
       // another summation order and no sort workspace (the base input is feat+tt; a mini-batch
       // full table, --input emb, refuses both: test_pipeline.cpp)
       {"tt_backward", "atomic", changes, changes},
