@@ -11,7 +11,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <random>
 
@@ -45,6 +44,10 @@ private:
   double spare_ = 0;
   bool have_spare_ = false;
 };
+
+/// The most entries (nodes x eigenvectors) of an eigenvector matrix spectral_rows builds: 4 GB
+/// of doubles, next to the N x d target and the TT-SVD's padded copy of it.
+constexpr double kSpectralMemoryEntries = 5e8;
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -140,12 +143,12 @@ std::vector<double> spectral_rows(std::int64_t num_rows, std::int64_t dim,
                       std::to_string(c) + " components, too few eigenvectors for dimension " +
                       std::to_string(dim));
   const std::int64_t k = dim;
-  if (static_cast<double>(n) * static_cast<double>(k) > static_cast<double>(o.spectral_max_entries))
+  if (static_cast<double>(n) * static_cast<double>(k) > kSpectralMemoryEntries)
     throw ConfigError("spectral init: " + std::to_string(k) + " eigenvectors of " +
-                      std::to_string(n) + " nodes are more than " +
-                      std::to_string(o.spectral_max_entries) +
-                      " entries; a TT table starts from its slot graph instead, a full table "
-                      "cannot: use --init ortho or gaussian");
+                      std::to_string(n) +
+                      " nodes do not fit in memory (more than 5e8 entries); "
+                      "a TT table starts from its slot graph instead (--spectral-max-entries), a "
+                      "full table cannot: use --init ortho or gaussian");
   SpectralOptions so;
   so.num_vectors = static_cast<int>(k);
   so.seed = seed;
@@ -210,10 +213,8 @@ TtSvdResult slot_spectral_cores(TtShape const &shape,
   if (progress)
     progress("spectral init: slot graph of " + std::to_string(q.num_nodes()) + " nodes and " +
              std::to_string(q.num_arcs()) + " arcs");
-  EmbeddingConfig slot_config = o; // the slot table is what fits: no limit on it
-  slot_config.spectral_max_entries = std::numeric_limits<std::int64_t>::max();
   const auto target =
-      spectral_rows(slot_shape.num_rows, shape.dim(), q, {}, slot_config, seed, &in, progress);
+      spectral_rows(slot_shape.num_rows, shape.dim(), q, {}, o, seed, &in, progress);
   TtSvdResult r = tt_svd(slot_shape, target);
   Normal normal(seed ^ 0x736c6f74ULL); // "slot"
   auto rms = [](std::vector<double> const &c) {

@@ -22,8 +22,9 @@
 /// from the spectrum of its slot graph instead (one node per row prefix (i_1, ..., i_{K-1}), an
 /// edge where the graph joins two slots; graph/coarse/quotient_graph.hpp): its TT-SVD gives the
 /// first K-1 cores, and every last-core slice starts from the slot table's one plus seeded
-/// noise. Memory is the slot table's, never N x d; the default 5e8 entries switch at 7.8M nodes
-/// for d = 64. A full table has no slots and refuses such graphs.
+/// noise. Memory is the slot table's, never N x d; the default 2^25 entries switch at 524,288
+/// nodes for d = 64. A full table has no slots: its spectral init refuses graphs of more than
+/// 5e8 entries (4 GB of eigenvectors).
 ///
 /// Settings: the table's EmbeddingConfig (init, init_std, spectral_exponent; the other fields
 /// describe the table's shape and optimiser) and a seed for every random choice.
