@@ -75,6 +75,10 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
   stats.levels = static_cast<int>(levels.size());
   for (auto const &l : levels)
     stats.level_nodes.push_back(l.coarse.graph.num_nodes());
+  if (options.progress && !levels.empty())
+    options.progress("ordering: coarsened " + std::to_string(n) + " nodes to " +
+                     std::to_string(stats.level_nodes.back()) + " in " +
+                     std::to_string(levels.size()) + " levels");
   IdView part;
   {
     Kokkos::Profiling::ScopedRegion region("ttgnn::order::partition_coarse");
@@ -101,6 +105,8 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
   }
   Kokkos::Profiling::ScopedRegion region("ttgnn::order::project");
   const int sweeps = std::max(1, options.refine_sweeps);
+  ProgressMeter meter(options.progress, "ordering: projected", static_cast<Id>(levels.size()),
+                      "levels");
   for (Id l = static_cast<Id>(levels.size()) - 1; l >= 0; --l) {
     auto coarse_of = levels[l].coarse_of;
     IdView finer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::part"),
@@ -116,6 +122,7 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
         l > 0 ? refine_partition(space, levels[l - 1].coarse, part, num_parts, capacity, sweeps,
                                  level_seed)
               : refine_partition(space, graph, part, num_parts, capacity, sweeps, level_seed);
+    meter.update(static_cast<Id>(levels.size()) - l);
   }
   std::vector<std::int32_t> out(n);
   for (Id v = 0; v < n; ++v)

@@ -27,6 +27,7 @@
 /// and the result is the same at every thread count for a seed.
 
 #include "core/host_only.hpp"
+#include "core/runtime/progress.hpp"
 #include "graph/csr_graph.hpp"
 #include "graph/order/metis_partition.hpp"
 
@@ -47,6 +48,7 @@ struct MultilevelOptions {
   /// Coarsen until at most max(min_coarse_nodes, coarse_nodes_per_part · parts) nodes remain.
   std::int64_t coarse_nodes_per_part = 32;
   std::int64_t min_coarse_nodes = 2048;
+  ProgressLog progress; ///< lines on the coarsening and, with an ETA, the levels projected back
 };
 
 /// \brief What multilevel_partition / multilevel_order did.

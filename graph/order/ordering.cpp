@@ -69,9 +69,10 @@ bool exceeds_metis_arcs(ExecutionSpace const &space,
   return graph.num_arcs() - count_self_loops(space, graph) > limit;
 }
 
-MultilevelOptions multilevel_options(MetisOptions const &metis) {
+MultilevelOptions multilevel_options(MetisOptions const &metis, ProgressLog const &progress) {
   MultilevelOptions m;
   m.metis = metis;
+  m.progress = progress;
   return m;
 }
 
@@ -180,8 +181,8 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
           static_cast<Id>(std::ceil(n * (1.0 + std::max(1, metis.imbalance_permille) / 1000.0) /
                                     static_cast<double>(k))));
       MultilevelStats stats;
-      const std::vector<std::int32_t> part =
-          multilevel_partition(space, graph, k, cap, multilevel_options(metis), &stats);
+      const std::vector<std::int32_t> part = multilevel_partition(
+          space, graph, k, cap, multilevel_options(metis, options.progress), &stats);
       for (Id v = 0; v < n; ++v)
         key(v) = part[v];
       result.metis_cut = count_edge_cut(space, graph, key);
@@ -204,8 +205,8 @@ NodeOrdering compute_ordering(ExecutionSpace const &space,
     const bool by_size = options.multilevel_min_nodes >= 0 && n > options.multilevel_min_nodes;
     if (by_size || exceeds_metis_arcs(space, graph, metis)) {
       MultilevelStats stats;
-      result.old_to_row =
-          multilevel_order(space, graph, result.n_factors, multilevel_options(metis), &stats);
+      result.old_to_row = multilevel_order(space, graph, result.n_factors,
+                                           multilevel_options(metis, options.progress), &stats);
       result.spilled = stats.spilled;
       result.path = "multilevel";
       result.coarse_levels = stats.levels;

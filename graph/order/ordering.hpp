@@ -20,6 +20,7 @@
 /// For every order but metis-hier and lp-hier, old_to_row == permutation.old_to_new (no holes).
 
 #include "core/host_only.hpp"
+#include "core/runtime/progress.hpp"
 #include "graph/csr_graph.hpp"
 #include "graph/order/metis_partition.hpp"
 #include "graph/order/order_method.hpp"
@@ -51,6 +52,7 @@ struct OrderingOptions {
   /// metis falls back to multilevel_partition on such graphs unless metis.max_arcs_per_node
   /// asks for a sparsification. Negative: the size never decides.
   std::int64_t multilevel_min_nodes = 200000;
+  ProgressLog progress; ///< progress lines of the multilevel order (multilevel_order.hpp)
   /// original order: true stores the identity maps (old_to_row, permutation: three N-entry
   /// int64 arrays); false stores none and sets NodeOrdering::implicit_identity (what
   /// ttgnn train does: at 10^8 nodes each array is 0.8 GB).

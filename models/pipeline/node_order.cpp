@@ -121,6 +121,7 @@ NodeOrder order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, Run
   oo.metis.algorithm = c.metis_algorithm;
   oo.multilevel_min_nodes = c.multilevel_min_nodes;
   oo.lp_sweeps = static_cast<int>(c.lp_sweeps);
+  oo.progress = log;
   oo.n_factors = tt ? n_factors : default_n_factors(n, 3, e.tt_slack);
   oo.materialize_identity = false; // the original order: no N-entry maps (empty = identity)
   if (log)
