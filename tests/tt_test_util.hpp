@@ -109,6 +109,36 @@ inline std::vector<double> host_row(TtShape const &s, std::vector<std::vector<do
   return cur;
 }
 
+/// loss = sum_b sum_j w(b, j) · row(ids[b])(j) on the host in double; with \p abs, of the
+/// absolute values of cores and weights (the scale of the loss's rounding error).
+inline double host_loss(TtShape const &s, HostCores const &g, std::vector<std::int64_t> const &ids,
+                        std::vector<double> const &w, bool abs = false) {
+  double loss = 0;
+  const auto dim = s.dim();
+  for (std::size_t b = 0; b < ids.size(); ++b) {
+    auto row = host_row(s, g, ids[b], abs);
+    for (std::int64_t j = 0; j < dim; ++j)
+      loss += (abs ? std::fabs(w[b * dim + j]) : w[b * dim + j]) * row[j];
+  }
+  return loss;
+}
+
+/// Central differences of host_loss with step \p h for every core entry. The loss is linear in
+/// each single entry, so they are exact up to the rounding of the two losses.
+inline HostCores finite_difference_grads(TtShape const &s, HostCores const &host,
+                                         std::vector<std::int64_t> const &ids,
+                                         std::vector<double> const &w, double h) {
+  HostCores fd = host;
+  for (std::size_t k = 0; k < host.size(); ++k)
+    for (std::size_t i = 0; i < host[k].size(); ++i) {
+      auto plus = host, minus = host;
+      plus[k][i] += h;
+      minus[k][i] -= h;
+      fd[k][i] = (host_loss(s, plus, ids, w) - host_loss(s, minus, ids, w)) / (2 * h);
+    }
+  return fd;
+}
+
 /// Batches of ids: "random" (uniform, with repeats), "contiguous", "repeated" (few ids).
 inline std::vector<std::int64_t> test_ids(TtShape const &s, char const *kind, std::uint64_t seed,
                                           std::int64_t batch) {

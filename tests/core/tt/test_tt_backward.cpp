@@ -13,21 +13,9 @@
 
 using namespace ttgnn;
 
+using test::host_loss;
 using test::HostCores;
 using test::random_weights;
-
-// loss = sum_b sum_j w(b, j) * row(ids[b])(j), on the host in double.
-static double host_loss(TtShape const &s, HostCores const &g, std::vector<std::int64_t> const &ids,
-                        std::vector<double> const &w, bool abs = false) {
-  double loss = 0;
-  const auto dim = s.dim();
-  for (std::size_t b = 0; b < ids.size(); ++b) {
-    auto row = test::host_row(s, g, ids[b], abs);
-    for (std::int64_t j = 0; j < dim; ++j)
-      loss += (abs ? std::fabs(w[b * dim + j]) : w[b * dim + j]) * row[j];
-  }
-  return loss;
-}
 
 // Gradients of every path and mode, as host vectors per core.
 template <class ExecutionSpace, class Scalar>
@@ -70,14 +58,7 @@ template <class ExecutionSpace> void check_finite_differences() {
     const double h = 0.5;
     const double tol =
         16 * std::numeric_limits<double>::epsilon() * host_loss(s, host, ids, w, true) / h;
-    HostCores fd = host;
-    for (int k = 0; k < s.num_cores(); ++k)
-      for (std::size_t i = 0; i < host[k].size(); ++i) {
-        auto plus = host, minus = host;
-        plus[k][i] += h;
-        minus[k][i] -= h;
-        fd[k][i] = (host_loss(s, plus, ids, w) - host_loss(s, minus, ids, w)) / (2 * h);
-      }
+    const HostCores fd = test::finite_difference_grads(s, host, ids, w, h);
     for (auto path : {TtLookupPath::plain, TtLookupPath::prefix})
       for (auto mode : {TtBackwardMode::deterministic, TtBackwardMode::atomic}) {
         CAPTURE(int(path));

@@ -15,6 +15,7 @@
 
 using namespace ttgnn;
 
+using test::host_loss;
 using test::HostCores;
 using test::random_weights;
 
@@ -263,18 +264,6 @@ TTGNN_TEST_ALL_SPACES("tt tiles: rows and gradients for d = 1, 4, 5, 8, 16 match
   check_widths_against_reference<ExecutionSpace, double>();
 }
 
-// loss = sum_b sum_j w(b, j) · row(ids[b])(j) in double on the host.
-static double host_loss(TtShape const &s, HostCores const &g, std::vector<std::int64_t> const &ids,
-                        std::vector<double> const &w) {
-  double loss = 0;
-  for (std::size_t b = 0; b < ids.size(); ++b) {
-    auto row = test::host_row(s, g, ids[b]);
-    for (std::int64_t j = 0; j < s.dim(); ++j)
-      loss += w[b * s.dim() + j] * row[j];
-  }
-  return loss;
-}
-
 template <class ExecutionSpace> void check_widths_finite_differences() {
   using mem = typename ExecutionSpace::memory_space;
   ExecutionSpace space;
@@ -293,14 +282,7 @@ template <class ExecutionSpace> void check_widths_finite_differences() {
     const double h = 0.5;
     const double tol =
         16 * std::numeric_limits<double>::epsilon() * host_loss(s, absolute(host), ids, abs_w) / h;
-    HostCores fd = host;
-    for (int k = 0; k < s.num_cores(); ++k)
-      for (std::size_t i = 0; i < host[k].size(); ++i) {
-        auto plus = host, minus = host;
-        plus[k][i] += h;
-        minus[k][i] -= h;
-        fd[k][i] = (host_loss(s, plus, ids, w) - host_loss(s, minus, ids, w)) / (2 * h);
-      }
+    const HostCores fd = test::finite_difference_grads(s, host, ids, w, h);
     for (auto mode : {TtBackwardMode::deterministic, TtBackwardMode::atomic}) {
       CAPTURE(int(mode));
       auto cores = test::make_cores<double, ExecutionSpace>(s, host);
