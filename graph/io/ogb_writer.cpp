@@ -128,6 +128,7 @@ std::string OgbWriter::write_blocks(ExecutionSpace const &space, std::string con
   const bool gzip = gzip_, huffman = compression == Compression::huffman;
   std::mutex error_mutex;
   std::string error;
+  ProgressMeter meter(progress_, "write " + relative, num_blocks, "blocks");
   for (std::int64_t first = 0; first < num_blocks; first += wave) {
     const std::int64_t count = std::min(wave, num_blocks - first);
     Kokkos::parallel_for(
@@ -154,6 +155,7 @@ std::string OgbWriter::write_blocks(ExecutionSpace const &space, std::string con
       write_all(file.get(), outputs[i], path);
       std::string().swap(outputs[i]);
     }
+    meter.update(first + count);
   }
   close_checked(file, path);
   return path;

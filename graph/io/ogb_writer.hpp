@@ -6,6 +6,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "core/runtime/progress.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -43,6 +45,8 @@ public:
   std::string const &temp_dir() const { return temp_dir_; }
   std::string const &out_dir() const { return out_dir_; }
   bool gzip() const { return gzip_; }
+  /// Progress of write_blocks: a line with an ETA per file that takes more than 2 s.
+  void set_progress(ProgressLog log) { progress_ = std::move(log); }
 
   /// \brief Writes `relative` (+ ".gz" when gzip) made of \p num_blocks blocks in order,
   /// formatting/compressing up to 2 x concurrency blocks at a time on \p space (host).
@@ -63,6 +67,7 @@ public:
 private:
   std::string out_dir_, temp_dir_;
   bool gzip_ = true, force_ = false, committed_ = false;
+  ProgressLog progress_;
   std::string open_path(std::string const &relative, bool compressible) const;
 };
 

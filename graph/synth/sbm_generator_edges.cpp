@@ -11,6 +11,7 @@
 #include "graph/synth/sbm_generator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -421,11 +422,23 @@ SbmGenerator::Edges SbmGenerator::generate_edges(ExecutionSpace const &space,
                         " rounds: the requested graph is too dense for its communities (lower "
                         "--avg-degree or --power-law weight)");
     Round r(round, plan_chunks(deficit, chunk_draws));
+    // A round of a large graph takes minutes: its steps are reported once it runs 2 s.
+    const auto t0 = std::chrono::steady_clock::now();
+    auto step = [&](char const *what) {
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (progress && s >= 2.0)
+        progress("edges: round " + std::to_string(round) + ": " + what + " (" +
+                 std::to_string(static_cast<std::int64_t>(s)) + " s into the round)");
+    };
     count_draws(space, sampler, bucket, seed, r);
+    step("draws counted, 1/4");
     reserve_room(store, r);
     place_draws(space, sampler, bucket, seed, r);
+    step("draws placed, 2/4");
     dedupe_draws(space, store, r);
+    step("duplicates removed, 3/4");
     store_fresh(space, store, r);
+    step("new edges stored, 4/4");
     tally_round(r, total, progress, out, have);
   }
 

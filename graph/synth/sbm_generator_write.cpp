@@ -233,6 +233,7 @@ write_sbm_dataset(ExecutionSpace const &space, SbmGenerator const &generator,
                   SbmWriteOptions const &options, SbmGenerator::Progress const &progress) {
   check_split_name(options.split_name);
   OgbWriter writer(out_dir, options.gzip, options.force);
+  writer.set_progress(progress);
   SbmConfig const &c = generator.config();
   const std::int64_t n = generator.num_nodes(), e = edges.size();
   writer.write_table("raw/num-node-list.csv", std::to_string(n) + "\n");
