@@ -116,7 +116,8 @@ quotient_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace>
   CsrGraph<Ordinal, Kokkos::HostSpace> q;
   q.row_map = Kokkos::View<Id *, Kokkos::HostSpace>("ttgnn::coarse::row_map", num_groups + 1);
   auto row_map = q.row_map;
-  if (max_neighbours == 0) {
+  // A keep of at least num_groups - 1 keeps every neighbour group: the full quotient.
+  if (max_neighbours == 0 || max_neighbours >= num_groups - 1) {
     // Two passes over the groups in parallel (count, then fill); each group's list is the same
     // whichever thread builds it.
     Kokkos::parallel_for("ttgnn::coarse::count", Policy(space, 0, num_groups), [=](Id g) {

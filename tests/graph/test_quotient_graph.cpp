@@ -115,6 +115,8 @@ TTGNN_TEST_HOST_SPACES("quotient_graph: max_neighbours keeps each group's heavie
   // A keep of at least the degree changes nothing.
   const auto two = quotient_graph(space, g, groups(pairs), 4, 2);
   CHECK(entries_of(two) == entries_of(full));
+  CHECK(entries_of(quotient_graph(space, g, groups(pairs), 4, 3)) == entries_of(full));
+  CHECK(row_map_of(quotient_graph(space, g, groups(pairs), 4, 100)) == row_map_of(full));
   // Ties go to the smaller id, and the reverses of kept arcs stay: a star 0-{1, 2, 3} and the
   // arc 1-2, one node per group, keep 1: group 0 keeps 1, groups 1, 2 and 3 keep 0, so group 0
   // ends with three neighbours and the arc 1-2 goes.
