@@ -32,6 +32,9 @@ constexpr std::uint64_t kOrderSalt = 0x0DE7ull;
 /// arc reads per sweep.
 constexpr std::uint64_t kColours = 8;
 
+/// Progress steps of a level's contraction (a label-propagation round is one).
+constexpr Id kContractSteps = 3 * static_cast<Id>(kColours);
+
 /// A level shrinking the node count by less than this (percent) ends the coarsening.
 constexpr Id kStallPercent = 90;
 
@@ -261,12 +264,15 @@ CoarseLevel coarsen_once(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::
                        });
   space.fence();
   Id moves = 0;
-  // Progress in label-propagation rounds, the contraction counted as one more.
+  // Progress in steps: a label-propagation round is one (it reads the arcs of 1/kColours of the
+  // nodes), the contraction kContractSteps (it reads every arc twice and sorts the coarse rows:
+  // on the first two levels of a 2.4M-node graph of degree 25 it takes about as long as the 24
+  // rounds before it).
   const Id rounds = static_cast<Id>(sweeps) * static_cast<Id>(kColours);
-  ProgressMeter meter(progress, what, rounds + 1, "rounds");
+  ProgressMeter meter(progress, what, rounds + kContractSteps, "steps");
   const int run = propagate(space, g, ew, vw, label, lw, cap, sweeps, seed, moves, 0, &meter);
   CoarseLevel level = contract(space, g, ew, label, lw);
-  meter.update(rounds + 1);
+  meter.update(rounds + kContractSteps);
   level.cap = cap;
   level.sweeps = run;
   return level;

@@ -52,7 +52,8 @@ struct CoarsenOptions {
   std::int64_t target_nodes = 1;
   std::int64_t arc_limit = 0; ///< 0: no arc condition
   int max_levels = 12;        ///< ... or after this many levels, or when a level shrinks < 10%
-  /// Per level, progress lines with an ETA (label-propagation rounds) once it runs long.
+  /// Per level, progress lines with an ETA once it runs long, in steps: a label-propagation
+  /// round is one, the contraction as many as three sweeps.
   ProgressLog progress;
 };
 
