@@ -15,6 +15,7 @@
 /// every thread count, for a seed.
 
 #include "core/host_only.hpp"
+#include "core/runtime/progress.hpp"
 #include "graph/csr_graph.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -51,6 +52,9 @@ struct CoarsenOptions {
   std::int64_t target_nodes = 1;
   std::int64_t arc_limit = 0; ///< 0: no arc condition
   int max_levels = 12;        ///< ... or after this many levels, or when a level shrinks < 10%
+  /// Per level, progress lines with an ETA once it runs long, in steps: a label-propagation
+  /// round is one, the contraction as many as three sweeps.
+  ProgressLog progress;
 };
 
 /// \brief Coarsens a symmetric graph level by level (see the file comment) until the stop rule
@@ -65,12 +69,15 @@ std::vector<CoarseLevel> coarsen_graph(ExecutionSpace const &space,
 /// the neighbouring part with most arc weight while it has room (part weight <= \p capacity;
 /// overfull parts are only left, never entered). \p part is updated in place. Unit weights.
 /// \p group > 0 keeps every node in its group of parts: part p only moves to parts q with
-/// q / group == p / group (the slots of one core-1 slice). Returns the number of moves.
+/// q / group == p / group (the slots of one core-1 slice). \p progress: lines with an ETA
+/// ("ordering: slot refinement", in label-propagation rounds) once it runs long. Returns the
+/// number of moves.
 template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 std::int64_t
 refine_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                  Kokkos::View<std::int64_t *, Kokkos::HostSpace> part, std::int64_t num_parts,
-                 std::int64_t capacity, int sweeps, std::uint64_t seed, std::int64_t group = 0);
+                 std::int64_t capacity, int sweeps, std::uint64_t seed, std::int64_t group = 0,
+                 ProgressLog const &progress = {});
 
 /// \brief The same on a weighted coarse graph.
 template <class ExecutionSpace, HostOnly<ExecutionSpace> host_only = 0>

@@ -70,6 +70,7 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
     co.cap = std::max(co.first_cap, capacity / kMergeDivisor);
     co.target_nodes = std::max(options.min_coarse_nodes, options.coarse_nodes_per_part * num_parts);
     co.arc_limit = metis_arc_limit(options.metis);
+    co.progress = options.progress;
     levels = coarsen_graph(space, graph, co);
   }
   stats.levels = static_cast<int>(levels.size());
@@ -190,7 +191,9 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
       });
   space.fence();
   Id overflow_total = 0;
+  ProgressMeter meter(options.progress, "ordering: slots laid out", p, "slices");
   for (Id q = 0; q < p; ++q) {
+    meter.update(q);
     SliceGraph &s = slices[q];
     const Id units = pr[q + 1] - pr[q];
     const Id size = rn[pr[q + 1]] - rn[pr[q]];
@@ -253,6 +256,7 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
     }
     overflow_total += static_cast<Id>(overflow.size());
   }
+  meter.update(p);
   return overflow_total;
 }
 
@@ -271,7 +275,7 @@ void refine_slots(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
     slot(v) = old_to_row(v) / sub_cap;
   stats.refine_moves +=
       refine_partition(space, graph, slot, slots, sub_cap, std::max(1, options.refine_sweeps),
-                       splitmix64_hash(options.metis.seed ^ 0x5107ull), n2);
+                       splitmix64_hash(options.metis.seed ^ 0x5107ull), n2, options.progress);
   // Each slot's rows in the nodes' previous row order: walk the previous rows in order.
   std::vector<Id> node_at(slots * sub_cap, -1), fill(slots, 0);
   for (Id v = 0; v < n; ++v)
