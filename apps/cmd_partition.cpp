@@ -95,6 +95,8 @@ int run_partition(int argc, char const *const *argv) {
   load.features = false;
   load.cache_dir = opts.get("cache");
   load.split = opts.get("split");
+  load.progress = [](std::string const &line) { std::cerr << "partition: " << line << "\n"; };
+  o.progress = load.progress;
   std::cerr << "partition: loading " << opts.get("dataset") << "\n";
   LoadInfo info;
   const auto data = load_ogb<std::int32_t>(opts.get("dataset"), load, &info);

@@ -345,12 +345,13 @@ bool streams_edges(OgbFiles const &files, Counts const &c) {
 /// count must match the edge count file when there is one.
 template <class Ordinal>
 io::EdgeList<Ordinal> read_edges(OgbFiles const &files, Counts const &c,
-                                 CsrBuildOptions const &csr_options, Dataset<Ordinal> &d) {
+                                 CsrBuildOptions const &csr_options, Dataset<Ordinal> &d,
+                                 ProgressLog const &progress) {
   io::EdgeList<Ordinal> edges;
   std::int64_t edges_read = 0;
   if (streams_edges(files, c)) {
     d.graph = io::read_edges_text_csr<Ordinal>(files.edge, c.nodes, io::EdgeTextFormat{},
-                                               csr_options, &edges_read);
+                                               csr_options, &edges_read, progress, c.edges);
   } else {
     edges = files.binary
                 ? io::read_edges_npz<Ordinal>(files.data_npz, "edge_index.npy", c.nodes)
@@ -412,7 +413,7 @@ Dataset<Ordinal> read_ogb_dataset(std::string const &dir, OgbFiles const &files,
   read_split(files, options, c.nodes, d);
   read_years_text(files, c.nodes, d);
   const CsrBuildOptions csr_options{symmetrize, options.self_loops};
-  io::EdgeList<Ordinal> edges = read_edges(files, c, csr_options, d);
+  io::EdgeList<Ordinal> edges = read_edges(files, c, csr_options, d, options.progress);
   read_years_npz(files, members, c.nodes, d);
   read_features(files, members, options, c.nodes, d);
   if (const std::int64_t mf = meta_int(meta, "num_features", files.meta);

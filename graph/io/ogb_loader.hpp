@@ -16,6 +16,7 @@
 /// truncated or corrupt gzip/zip, and a missing required file each throw InputError naming the
 /// file (and line for text). C is meta.csv's num_classes when present, else max label + 1.
 
+#include "core/runtime/progress.hpp"
 #include "graph/dataset.hpp"
 #include "graph/io/graph_cache.hpp"
 
@@ -40,6 +41,9 @@ struct LoadOptions {
   FeatureLayout feature_layout = FeatureLayout::automatic;
   /// Folder for the binary cache ("" = no cache).
   std::string cache_dir;
+  /// Progress of the two passes over a text edge file, with an ETA from the edge count file
+  /// (lines once a pass runs 2 s; empty: silent).
+  ProgressLog progress;
 };
 
 /// \brief Loads the dataset in folder \p dir.

@@ -181,7 +181,8 @@ EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_node
 template <class Ordinal>
 CsrGraph<Ordinal, Kokkos::HostSpace>
 read_edges_text_csr(std::string const &path, std::int64_t num_nodes, EdgeTextFormat const &format,
-                    CsrBuildOptions const &options, std::int64_t *num_edges) {
+                    CsrBuildOptions const &options, std::int64_t *num_edges,
+                    ProgressLog const &progress, std::int64_t expected_edges) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   using Offset = std::int64_t;
   if (num_nodes <= 0)
@@ -193,6 +194,8 @@ read_edges_text_csr(std::string const &path, std::int64_t num_nodes, EdgeTextFor
   g.row_map = decltype(g.row_map)("ttgnn::csr_stream::row_map", n + 1);
   auto row_map = g.row_map;
   std::int64_t edges = 0;
+  const ProgressLog log = expected_edges > 0 ? progress : ProgressLog();
+  ProgressMeter meter1(log, "read " + path + ", pass 1/2", expected_edges, "edges");
   auto for_pieces = [](std::vector<PieceEdges<Ordinal>> const &pieces, auto const &arc) {
     const auto np = static_cast<std::int64_t>(pieces.size());
     Kokkos::parallel_for("ttgnn::csr_stream::pieces", Kokkos::RangePolicy<Host>(0, np),
@@ -211,6 +214,7 @@ read_edges_text_csr(std::string const &path, std::int64_t num_nodes, EdgeTextFor
       if (sym)
         Kokkos::atomic_add(&row_map(v + 1), Offset(1));
     });
+    meter1.update(std::min(edges, expected_edges));
   });
   const Offset loops = options.self_loops ? 1 : 0;
   for (std::int64_t i = 0; i < n; ++i) // inclusive scan in place: row_map(i + 1) = end of row i
@@ -225,6 +229,7 @@ read_edges_text_csr(std::string const &path, std::int64_t num_nodes, EdgeTextFor
     Kokkos::parallel_for("ttgnn::csr_stream::cursor", Kokkos::RangePolicy<Host>(0, n),
                          [=](std::int64_t i) { cursor(i) = row_map(i); });
     std::int64_t edges2 = 0, overflow = 0;
+    ProgressMeter meter2(log, "read " + path + ", pass 2/2", expected_edges, "edges");
     stream_edges_text<Ordinal>(
         path, n, format, [&](std::vector<PieceEdges<Ordinal>> const &pieces) {
           for (auto const &e : pieces)
@@ -241,6 +246,7 @@ read_edges_text_csr(std::string const &path, std::int64_t num_nodes, EdgeTextFor
             if (sym)
               put(v, u);
           });
+          meter2.update(std::min(edges2, expected_edges));
         });
     if (edges2 != edges || overflow != 0)
       throw InputError(path + ": the file changed while it was read (" + std::to_string(edges) +
@@ -366,7 +372,7 @@ std::map<std::string, std::string> read_key_values(std::string const &path) {
                                                       EdgeTextFormat const &, std::int64_t);       \
   template CsrGraph<ORDINAL, Kokkos::HostSpace> read_edges_text_csr<ORDINAL>(                      \
       std::string const &, std::int64_t, EdgeTextFormat const &, CsrBuildOptions const &,          \
-      std::int64_t *);
+      std::int64_t *, ProgressLog const &, std::int64_t);
 TTGNN_INSTANTIATE_READERS(std::int32_t)
 TTGNN_INSTANTIATE_READERS(std::int64_t)
 

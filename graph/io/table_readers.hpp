@@ -6,6 +6,7 @@
 /// from `.npy` arrays. Every reader validates as it goes and throws InputError naming the file,
 /// the line (for text) and what was expected.
 
+#include "core/runtime/progress.hpp"
 #include "graph/csr_build.hpp"
 #include "graph/csr_graph.hpp"
 #include "graph/sparse_features.hpp"
@@ -48,12 +49,14 @@ EdgeList<Ordinal> read_edges_text(std::string const &path, std::int64_t num_node
 /// cursor per node. Ids must lie in [0, num_nodes) (num_nodes > 0 required). Self loops of the
 /// input are dropped; options.self_loops adds one per node.
 /// \param num_edges when not null, receives the number of edge lines read
+/// \param progress progress lines of each pass, counted against \p expected_edges (> 0)
 /// \throws InputError naming the file and line for a bad line, or when the file changed
 /// between the passes
 template <class Ordinal>
 CsrGraph<Ordinal, Kokkos::HostSpace>
 read_edges_text_csr(std::string const &path, std::int64_t num_nodes, EdgeTextFormat const &format,
-                    CsrBuildOptions const &options, std::int64_t *num_edges = nullptr);
+                    CsrBuildOptions const &options, std::int64_t *num_edges = nullptr,
+                    ProgressLog const &progress = {}, std::int64_t expected_edges = 0);
 
 /// Reads edge_index (2 x E, int) from an `.npz` member; ids checked against num_nodes.
 template <class Ordinal>

@@ -305,6 +305,7 @@ LoadedData load_run_data(RunConfig const &c, RunLog const &log) {
   load.split = choose_split(c.data.dataset, c.data.split);
   load.features = feat;
   load.cache_dir = c.data.cache_dir;
+  load.progress = log;
   if (log)
     log("loading " + c.data.dataset + " (split " + load.split + ")");
   LoadedData out;
