@@ -131,13 +131,14 @@ template <class Scalar, class ExecutionSpace> struct BagExpand {
             o[j] = g[j];
         }
       }
-      return;
+    } else {
+      for (std::int64_t i = begin; i < end; ++i)
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, grad_rows.extent(1)),
+                             [&](std::size_t j) {
+                               const Scalar g = grad_bags(b, j);
+                               grad_rows(i, j) = weighted ? weights(i) * g : (mean ? g / size : g);
+                             });
     }
-    for (std::int64_t i = begin; i < end; ++i)
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, grad_rows.extent(1)), [&](std::size_t j) {
-        const Scalar g = grad_bags(b, j);
-        grad_rows(i, j) = weighted ? weights(i) * g : (mean ? g / size : g);
-      });
   }
 };
 

@@ -54,16 +54,17 @@ transpose_cores(ExecutionSpace const &space,
     gt.core[k] = typename TtDeviceCores<const Scalar, memory_space>::core_view(
         storage.data() + offset[k], g.n[k], g.slice_cols(k), g.r[k]);
   const auto dst = storage;
-  if constexpr (host_space_v<ExecutionSpace>) {
-    // One slice per iteration, read row by row: no divisions per entry, and the slice (at most
-    // r·d·r Scalars) stays in cache while its transpose is written.
-    std::int64_t first[max_tt_cores + 1] = {}; // slices of cores 1..k-1 before core k
-    for (int k = 0; k < max_tt_cores; ++k)
-      first[k + 1] = first[k] + (k >= 1 && k < e ? g.n[k] : 0);
-    Kokkos::parallel_for(
-        "ttgnn::tt_lookup::transpose_cores",
-        Kokkos::RangePolicy<ExecutionSpace>(space, 0, first[max_tt_cores]),
-        KOKKOS_LAMBDA(std::int64_t x) {
+  // CPU: one slice per iteration, read row by row (no divisions per entry; the slice, at most
+  // r·d·r Scalars, stays in cache while its transpose is written). Device: one entry per thread.
+  const bool by_slice = host_space_v<ExecutionSpace>;
+  std::int64_t first[max_tt_cores + 1] = {}; // slices of cores 1..k-1 before core k
+  for (int k = 0; k < max_tt_cores; ++k)
+    first[k + 1] = first[k] + (k >= 1 && k < e ? g.n[k] : 0);
+  const std::int64_t count = by_slice ? first[max_tt_cores] : total;
+  Kokkos::parallel_for(
+      "ttgnn::tt_lookup::transpose_cores", Kokkos::RangePolicy<ExecutionSpace>(space, 0, count),
+      KOKKOS_LAMBDA(std::int64_t x) {
+        if (by_slice) { // dst(offset[k] + (i, c, a)) = G_k[i](a, c) for the whole slice x
           int k = 1;
           while (x >= first[k + 1])
             ++k;
@@ -74,13 +75,9 @@ transpose_cores(ExecutionSpace const &space,
           for (int a = 0; a < rows; ++a)
             for (int c = 0; c < cols; ++c)
               out[c * rows + a] = src[a * cols + c];
-        });
-    return gt;
-  }
-  Kokkos::parallel_for(
-      "ttgnn::tt_lookup::transpose_cores", Kokkos::RangePolicy<ExecutionSpace>(space, 0, total),
-      KOKKOS_LAMBDA(std::int64_t x) { // dst(offset[k] + (i, c, a)) = G_k[i](a, c)
-        int k = 1;
+          return;
+        }
+        int k = 1; // dst(offset[k] + (i, c, a)) = G_k[i](a, c) for the entry x
         while (x >= offset[k + 1])
           ++k;
         const std::int64_t y = x - offset[k];
