@@ -113,11 +113,32 @@ template <class Scalar, class ExecutionSpace> struct BagExpand {
     const std::int64_t begin = offsets(b), end = bag_end(offsets, b, n);
     const bool weighted = weights.extent(0) > 0;
     const Scalar size = static_cast<Scalar>(end - begin);
-    for (std::int64_t i = begin; i < end; ++i)
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, grad_rows.extent(1)), [&](std::size_t j) {
-        const Scalar g = grad_bags(b, j);
-        grad_rows(i, j) = weighted ? weights(i) * g : (mean ? g / size : g);
-      });
+    if constexpr (host_space_v<ExecutionSpace>) {
+      // One thread: the bag's gradient row copied (scaled) into each of its index rows.
+      const std::int64_t dim = static_cast<std::int64_t>(grad_rows.extent(1));
+      const Scalar *g = &grad_bags(b, 0);
+      for (std::int64_t i = begin; i < end; ++i) {
+        Scalar *o = &grad_rows(i, 0);
+        if (weighted) {
+          const Scalar w = weights(i);
+          for (std::int64_t j = 0; j < dim; ++j)
+            o[j] = w * g[j];
+        } else if (mean) {
+          for (std::int64_t j = 0; j < dim; ++j)
+            o[j] = g[j] / size;
+        } else {
+          for (std::int64_t j = 0; j < dim; ++j)
+            o[j] = g[j];
+        }
+      }
+    } else {
+      for (std::int64_t i = begin; i < end; ++i)
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, grad_rows.extent(1)),
+                             [&](std::size_t j) {
+                               const Scalar g = grad_bags(b, j);
+                               grad_rows(i, j) = weighted ? weights(i) * g : (mean ? g / size : g);
+                             });
+    }
   }
 };
 
@@ -126,13 +147,17 @@ template <class Scalar, class ExecutionSpace> struct BagExpand {
 /// weights' length), ConfigError for weights in mean mode. Returns the number of bags. Runs
 /// before any other work of a forward or backward call: on error nothing has changed.
 /// \param weights per_sample_weights; an empty View (no data) means none.
+/// \param singles when not null, set to whether every bag holds exactly one index, its own
+/// (offsets(b) = b and as many indices as bags: bag b is row indices(b)), found by the same pass
+/// over the offsets.
 template <class ExecutionSpace, class Scalar>
 std::int64_t
 check_bags(ExecutionSpace const &space,
            Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> indices,
            Kokkos::View<const std::int64_t *, typename ExecutionSpace::memory_space> offsets,
            Kokkos::View<const Scalar *, typename ExecutionSpace::memory_space> weights,
-           std::int64_t num_rows, BagOptions const &options, std::string const &what) {
+           std::int64_t num_rows, BagOptions const &options, std::string const &what,
+           bool *singles = nullptr) {
   const std::int64_t n = static_cast<std::int64_t>(indices.extent(0));
   const std::int64_t m = static_cast<std::int64_t>(offsets.extent(0));
   const bool last = options.include_last_offset;
@@ -148,8 +173,8 @@ check_bags(ExecutionSpace const &space,
   if (weighted && static_cast<std::int64_t>(weights.extent(0)) != n)
     throw InputError(what + ": per_sample_weights has " + std::to_string(weights.extent(0)) +
                      " entries, indices has " + std::to_string(n) + " (one weight per index)");
-  // The first offset that breaks a rule, if any.
-  std::int64_t first_bad = m;
+  // The first offset that breaks a rule (< m), else m when some offsets(i) != i, else m + 1.
+  std::int64_t first_bad = m + 1;
   if (m > 0)
     Kokkos::parallel_reduce(
         "ttgnn::tt::bag_check_offsets", Kokkos::RangePolicy<ExecutionSpace>(space, 0, m),
@@ -157,8 +182,9 @@ check_bags(ExecutionSpace const &space,
           const std::int64_t o = offsets(i);
           const bool bad = (i == 0 && o != 0) || o < 0 || o > n || (i > 0 && o < offsets(i - 1)) ||
                            (last && i == m - 1 && o != n);
-          if (bad && i < acc)
-            acc = i;
+          const std::int64_t v = bad ? i : (o != i ? m : m + 1);
+          if (v < acc)
+            acc = v;
         },
         Kokkos::Min<std::int64_t>(first_bad));
   if (first_bad < m) {
@@ -183,7 +209,10 @@ check_bags(ExecutionSpace const &space,
                      std::to_string(n) + "), got " + entry);
   }
   check_ids(space, indices, num_rows, what.c_str());
-  return last ? m - 1 : m;
+  const std::int64_t bags = last ? m - 1 : m;
+  if (singles != nullptr)
+    *singles = bags > 0 && n == bags && first_bad == m + 1;
+  return bags;
 }
 
 /// out = the bags of \p rows (BagReduce; Gather: rows is the table, indexed by indices).

@@ -8,7 +8,12 @@
 /// workspace, then sums the rows of each bag in index order (sum or mean, optionally weighted by
 /// per-sample weights); backward expands the bag gradients into per-index gradient rows (scaled
 /// by the weight, or by 1 / bag size in mean mode) and runs tt_lookup_backward, reusing the plan
-/// of the forward call on the same indices View. With the deterministic backward mode (the
+/// of the forward call on the same indices View. When every bag holds one index, its own
+/// (offsets 0, 1, ..., B - 1) and there are no weights, the lookup writes the bags directly and
+/// the backward takes the bag gradients as the row gradients: no per-index workspace, no
+/// pooling pass (the same values: a bag of one row is that row, in mean mode too). The
+/// workspaces belong to the layer and grow only (core/runtime/grow_only.hpp): calls after the
+/// first allocate nothing unless the batch grows. With the deterministic backward mode (the
 /// default) both are bitwise the same for any number of threads.
 
 #include "core/runtime/byte_ledger.hpp"
@@ -81,10 +86,15 @@ public:
   void forward(ExecutionSpace const &space, ids_type const &indices, ids_type const &offsets,
                rows_type const &out, weights_type const &weights = {}) {
     Kokkos::Profiling::ScopedRegion region("ttgnn::tt::bag_forward");
+    bool singles = false;
     const auto bags = detail::check_bags(space, indices, offsets, weights, num_rows(), bag_,
-                                         "TtEmbeddingBag::forward");
+                                         "TtEmbeddingBag::forward", &singles);
     detail::check_rows_view(out, bags, dim(), "TtEmbeddingBag::forward: out");
     const auto n = static_cast<std::int64_t>(indices.extent(0));
+    if (singles && weights.extent(0) == 0) { // bag b is row indices(b) (its mean too)
+      table_.forward(space, indices, out);
+      return;
+    }
     auto rows = rows_.rows("ttgnn::tt::bag_rows", n, dim());
     if (n > 0)
       table_.forward(space, indices, rows);
@@ -98,12 +108,17 @@ public:
   void backward(ExecutionSpace const &space, ids_type const &indices, ids_type const &offsets,
                 const_rows_type const &grad_bags, weights_type const &weights = {}) {
     Kokkos::Profiling::ScopedRegion region("ttgnn::tt::bag_backward");
+    bool singles = false;
     const auto bags = detail::check_bags(space, indices, offsets, weights, num_rows(), bag_,
-                                         "TtEmbeddingBag::backward");
+                                         "TtEmbeddingBag::backward", &singles);
     detail::check_rows_view(grad_bags, bags, dim(), "TtEmbeddingBag::backward: grad_bags");
     const auto n = static_cast<std::int64_t>(indices.extent(0));
     if (n == 0)
       return;
+    if (singles && weights.extent(0) == 0) { // grad_bags are the per-index gradient rows
+      table_.backward(space, indices, grad_bags);
+      return;
+    }
     auto grad_rows = grad_rows_.rows("ttgnn::tt::bag_grad_rows", n, dim());
     detail::bag_expand(space, grad_bags, offsets, weights, grad_rows, bag_.mode);
     table_.backward(space, indices, grad_rows);

@@ -3,7 +3,9 @@
 // inside and last; ids repeated inside a bag and across bags; offsets with and without the last
 // one) within a rounding bound derived from the summation; the full table's gradient against
 // the reference; finite differences of every TT core entry (double); bitwise equality across
-// thread counts; every validation error, thrown before anything is written.
+// thread counts; every validation error, thrown before anything is written; workspaces reused
+// across batches of different sizes, and bags of one index each (the path without the per-index
+// workspace) equal to the general path.
 #include "models/embedding/embedding_bag.hpp"
 #include "models/embedding/tt_embedding_bag.hpp"
 #include "test_harness.hpp"
@@ -426,6 +428,128 @@ template <class ExecutionSpace> void check_errors() {
 TTGNN_TEST_ALL_SPACES("tt embedding bag: invalid ids, offsets and weights are rejected before "
                       "any work") {
   check_errors<ExecutionSpace>();
+}
+
+namespace {
+
+// n bags of one index each, their own (offsets 0, 1, ..., n - 1).
+Bags single_bags(TtShape const &s, std::uint64_t seed, std::int64_t n, bool weighted) {
+  Bags bags;
+  bags.ids = test::test_ids(s, "random", seed, n);
+  for (std::int64_t b = 0; b < n; ++b)
+    bags.offsets.push_back(b);
+  if (weighted) {
+    std::mt19937_64 rng(seed + 1);
+    std::uniform_real_distribution<double> u(-2, 2);
+    for (std::int64_t i = 0; i < n; ++i)
+      bags.weights.push_back(double(float(u(rng))));
+  }
+  return bags;
+}
+
+// The same bags and one empty bag after them: never bags of one index each.
+Bags with_empty_bag(Bags bags) {
+  bags.offsets.push_back(static_cast<std::int64_t>(bags.ids.size()));
+  return bags;
+}
+
+struct BagPass {
+  std::vector<double> out;
+  HostCores grads;
+};
+
+// forward, zero_grad and backward (grad_bags = c) of \p bag on \p bags.
+template <class Scalar, class ExecutionSpace>
+BagPass bag_pass(TtEmbeddingBag<Scalar, ExecutionSpace> &bag, TtShape const &s, Bags const &bags,
+                 std::vector<double> const &c, bool last) {
+  ExecutionSpace space;
+  using Bag = TtEmbeddingBag<Scalar, ExecutionSpace>;
+  auto ids = test::to_device<ExecutionSpace>(bags.ids);
+  auto offsets = offsets_view<ExecutionSpace>(bags, last);
+  auto w = to_view<Scalar, ExecutionSpace>(bags.weights);
+  auto cv = to_view<Scalar, ExecutionSpace>(c);
+  typename Bag::const_rows_type grad_bags(cv.data(), bags.num_bags(), s.dim());
+  typename Bag::rows_type out("ttgnn::test::out", bags.num_bags(), s.dim());
+  Kokkos::deep_copy(out, Scalar(777));
+  bag.forward(space, ids, offsets, out, w);
+  bag.zero_grad(space);
+  bag.backward(space, ids, offsets, grad_bags, w);
+  BagPass r;
+  r.out = to_host(out);
+  for (int k = 0; k < s.num_cores(); ++k) {
+    auto g = copy_core_to_host(space, bag.table().core_gradients(), k);
+    r.grads.emplace_back(g.begin(), g.end());
+  }
+  return r;
+}
+
+} // namespace
+
+// One layer runs batches of different sizes one after the other (bags of one index each, then
+// general bags, then bags of one again, larger and smaller), reusing its workspaces. Every
+// forward is within the rounding bound of the host reference; every result equals exactly
+// (values and core gradients) that of a fresh layer given the same bags with an empty bag
+// appended, which never takes the bags-of-one path: a bag of one row is that row (its mean
+// too; times its weight when weighted) and its gradient row is the bag's gradient, with no
+// rounding on either path. A layer that saw only bags of one holds no per-index workspace.
+template <class ExecutionSpace, class Scalar> void check_workspace_reuse_and_single_bags() {
+  using Bag = TtEmbeddingBag<Scalar, ExecutionSpace>;
+  ExecutionSpace space;
+  for (auto const &s : test::tt_test_shapes())
+    for (auto const &v : variants)
+      for (bool last : {false, true}) {
+        CAPTURE(s.to_string());
+        CAPTURE(v.name);
+        CAPTURE(last);
+        const auto host = test::random_host_cores(s, 61);
+        const std::vector<Bags> batches = {
+            single_bags(s, 62, 40, v.weighted), make_bags(s, 63, v.weighted),
+            single_bags(s, 64, 300, v.weighted), single_bags(s, 65, 7, v.weighted),
+            make_bags(s, 66, v.weighted)};
+        Bag reused(s, BagOptions{v.mode, last});
+        reused.set_cores_from_host(space, host);
+        std::mt19937_64 rng(67);
+        std::uniform_real_distribution<double> u(-1, 1);
+        for (std::size_t t = 0; t < batches.size(); ++t) {
+          CAPTURE(t);
+          auto const &bags = batches[t];
+          std::vector<double> c(bags.num_bags() * s.dim());
+          for (auto &x : c)
+            x = double(Scalar(u(rng)));
+          const auto got = bag_pass(reused, s, bags, c, last);
+          check_bags<Scalar>(s, host, bags, v.mode, got.out);
+
+          Bag fresh(s, BagOptions{v.mode, last});
+          fresh.set_cores_from_host(space, host);
+          auto c1 = c;
+          c1.resize(c.size() + s.dim(), 0.0);
+          const auto ref = bag_pass(fresh, s, with_empty_bag(bags), c1, last);
+          int differ = 0;
+          for (std::size_t x = 0; x < got.out.size(); ++x)
+            differ += got.out[x] == ref.out[x] ? 0 : 1;
+          for (std::size_t x = got.out.size(); x < ref.out.size(); ++x)
+            differ += ref.out[x] == 0.0 ? 0 : 1; // the empty bag
+          CHECK(differ == 0);
+          for (int k = 0; k < s.num_cores(); ++k)
+            CHECK(got.grads[k] == ref.grads[k]);
+        }
+        if (!v.weighted) {
+          Bag singles(s, BagOptions{v.mode, last});
+          singles.set_cores_from_host(space, host);
+          std::vector<double> c(300 * s.dim(), 0.5);
+          bag_pass(singles, s, batches[2], c, last);
+          ByteLedger all, table;
+          singles.add_workspace(all);
+          singles.table().add_workspace(table);
+          CHECK(all.bytes() == table.bytes());
+        }
+      }
+}
+
+TTGNN_TEST_ALL_SPACES("tt embedding bag: workspaces reused across batch sizes, and bags of one "
+                      "index, give the reference's values") {
+  check_workspace_reuse_and_single_bags<ExecutionSpace, float>();
+  check_workspace_reuse_and_single_bags<ExecutionSpace, double>();
 }
 
 #if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)

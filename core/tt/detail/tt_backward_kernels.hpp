@@ -54,10 +54,30 @@ transpose_cores(ExecutionSpace const &space,
     gt.core[k] = typename TtDeviceCores<const Scalar, memory_space>::core_view(
         storage.data() + offset[k], g.n[k], g.slice_cols(k), g.r[k]);
   const auto dst = storage;
+  // CPU: one slice per iteration, read row by row (no divisions per entry; the slice, at most
+  // r·d·r Scalars, stays in cache while its transpose is written). Device: one entry per thread.
+  const bool by_slice = host_space_v<ExecutionSpace>;
+  std::int64_t first[max_tt_cores + 1] = {}; // slices of cores 1..k-1 before core k
+  for (int k = 0; k < max_tt_cores; ++k)
+    first[k + 1] = first[k] + (k >= 1 && k < e ? g.n[k] : 0);
+  const std::int64_t count = by_slice ? first[max_tt_cores] : total;
   Kokkos::parallel_for(
-      "ttgnn::tt_lookup::transpose_cores", Kokkos::RangePolicy<ExecutionSpace>(space, 0, total),
-      KOKKOS_LAMBDA(std::int64_t x) { // dst(offset[k] + (i, c, a)) = G_k[i](a, c)
-        int k = 1;
+      "ttgnn::tt_lookup::transpose_cores", Kokkos::RangePolicy<ExecutionSpace>(space, 0, count),
+      KOKKOS_LAMBDA(std::int64_t x) {
+        if (by_slice) { // dst(offset[k] + (i, c, a)) = G_k[i](a, c) for the whole slice x
+          int k = 1;
+          while (x >= first[k + 1])
+            ++k;
+          const std::int64_t i = x - first[k];
+          const int rows = g.r[k], cols = g.slice_cols(k);
+          const Scalar *src = g.slice(k, i);
+          Scalar *out = dst.data() + offset[k] + i * rows * cols;
+          for (int a = 0; a < rows; ++a)
+            for (int c = 0; c < cols; ++c)
+              out[c * rows + a] = src[a * cols + c];
+          return;
+        }
+        int k = 1; // dst(offset[k] + (i, c, a)) = G_k[i](a, c) for the entry x
         while (x >= offset[k + 1])
           ++k;
         const std::int64_t y = x - offset[k];
