@@ -169,20 +169,24 @@ void check_run_sizes(RunConfig const &c, Dataset<std::int32_t> const &data) {
   const double width =
       (uses_features(c.input) ? double(data.num_features()) : 0) + (table ? dim : 0);
   const std::string width_option = table ? ", --emb-dim " + std::to_string(e.dim) : "";
-  // the input rows of every node: looked up each full-batch step, layer-wise in evaluation
+  // The input rows of every node are looked up each full-batch step; a mini-batch run looks
+  // up a batch's rows (layer-wise evaluation: a chunk's rows) and never holds all of them.
+  const bool full_batch = !c.minibatch_mode();
   require_memory("--emb-dim " + std::to_string(e.dim) + ": the input rows of " +
                      std::to_string(data.num_nodes()) + " nodes",
-                 table ? f * n * dim : 0.0);
+                 table && full_batch ? f * n * dim : 0.0);
   const double weights =
       width * hidden + hidden * hidden * double(c.layers - 1) + hidden * data.num_classes;
   require_memory("--hidden " + std::to_string(c.hidden) + ", --layers " + std::to_string(c.layers) +
                      width_option + ": the GNN weights",
                  per_parameter * weights);
-  // every path computes the hidden rows of all nodes (full batch: each step; mini-batch: the
-  // layer-wise evaluation), one layer at a time at the least
+  // the hidden rows of all nodes, one layer at a time at the least: each full-batch step, and
+  // the layer-wise evaluation of a mini-batch run (--eval-nodes all); an evaluation of the
+  // valid / test nodes only works on their neighbourhoods
+  const bool all_rows = full_batch || c.minibatch.eval_nodes == EvalNodes::all;
   require_memory("--hidden " + std::to_string(c.hidden) + ": one hidden layer of " +
                      std::to_string(data.num_nodes()) + " nodes",
-                 f * n * hidden);
+                 all_rows ? f * n * hidden : 0.0);
 }
 
 std::vector<NamedPath> run_inputs(RunConfig const &c) {

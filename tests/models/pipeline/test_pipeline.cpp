@@ -8,6 +8,7 @@
 #include "graph/synth/sbm_dataset.hpp"
 #include "graph_test_files.hpp"
 #include "core/io/checkpoint.hpp"
+#include "core/runtime/memory_check.hpp"
 #include "models/pipeline/pipeline.hpp"
 #include "scratch_dir.hpp"
 #include "test_harness.hpp"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -134,6 +136,46 @@ TEST_CASE("check_run_config: one message for what mini-batch training does not i
   ttgnn::RunConfig g;
   g.metrics_out = "/no/such/folder/m.csv";
   CHECK(message(g).find("does not exist") != std::string::npos);
+}
+
+TEST_CASE("check_run_sizes: all nodes' input rows only for full batch, their hidden rows only "
+          "when every node is evaluated") {
+  // A dataset of N nodes with no arrays behind it (the check reads the counts only), N chosen
+  // from this machine's memory M: N x 512 input floats take 2M; the TT row maps (16 bytes a
+  // row) M/64 at most; N x 64 hidden floats M/4; N x 2048 hidden floats 8M.
+  const double memory = static_cast<double>(ttgnn::machine_memory_bytes());
+  REQUIRE(memory > 0);
+  const auto n = static_cast<std::int64_t>(memory / 1024);
+  REQUIRE(n < std::numeric_limits<std::int32_t>::max());
+  static std::int64_t offsets[1] = {0};
+  ttgnn::Dataset<std::int32_t> data;
+  data.graph.row_map =
+      Kokkos::View<std::int64_t *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(offsets, n + 1);
+  data.num_classes = 4;
+  REQUIRE(data.num_nodes() == n);
+  ttgnn::RunConfig c;
+  c.model = ttgnn::GnnKind::sage;
+  c.input = ttgnn::InputKind::tt;
+  c.embedding.dim = 512;
+  c.embedding.tt_rank = 8;
+  c.hidden = 64;
+  auto refusal = [&](ttgnn::RunConfig const &r) -> std::string {
+    try {
+      ttgnn::check_run_sizes(r, data);
+    } catch (ttgnn::ConfigError const &e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(refusal(c).find("--emb-dim 512: the input rows of " + std::to_string(n) + " nodes") == 0);
+  ttgnn::RunConfig m = c; // mini-batch: a batch's rows, layer-wise evaluation one chunk at a time
+  m.minibatch.batch_size = 1024;
+  m.minibatch.fanouts = {5, 5};
+  CHECK(refusal(m).empty());
+  m.hidden = 2048; // layer-wise evaluation of every node holds a hidden layer of all of them
+  CHECK(refusal(m).find("--hidden 2048: one hidden layer of " + std::to_string(n) + " nodes") == 0);
+  m.minibatch.eval_nodes = ttgnn::EvalNodes::test; // only the test nodes' neighbourhoods
+  CHECK(refusal(m).empty());
 }
 
 TEST_CASE("normalize_feature_rows: every nonzero row sums to 1 in absolute value") {
