@@ -27,7 +27,9 @@
 # PyTorch's matmul GFLOP/s and the BLAS it loaded go to stderr, and the script stops when that
 # rate is below half of ttgnn's GEMM rate (the sgemm line of BUILD_DIR/bin/bench_tt_lookup when
 # the build has the benchmarks, else check_peer's own floor of 40 GFLOP/s per thread). Both
-# sides run in this script's environment, so they see the same OPENBLAS_* variables.
+# sides run in this script's environment, so they see the same OPENBLAS_* variables. Then the
+# rate of the peer's torch.sparse.mm and whether its torch has MKL (stderr, not a gate: a torch
+# without MKL's sparse kernels runs them at about 1 GFLOP/s, and the ratios show it).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?build dir}
@@ -62,6 +64,29 @@ print(next(json.loads(l)["gflops"] for l in sys.stdin if "\"gemm_peak\"" in l))'
       "thread(s); not timing" >&2
     exit 1
   fi
+  # The peer's epochs are mostly torch.sparse.mm: its rate (a random 100k-row CSR matrix with
+  # 21 entries a row, 64 columns) and whether torch has MKL's sparse kernels, for the record.
+  OMP_NUM_THREADS=$threads "$py" -W ignore - "$threads" <<'PY' >&2
+import json, sys, time
+import numpy as np, torch
+torch.set_num_threads(int(sys.argv[1]))
+n, per_row, cols = 100000, 21, 64
+rng = np.random.default_rng(0)
+col = np.sort(rng.choice(n, size=(n, per_row)), axis=1)
+keep = np.ones_like(col, dtype=bool)
+keep[:, 1:] = col[:, 1:] != col[:, :-1]
+rowptr = np.concatenate([[0], np.cumsum(keep.sum(axis=1))]).astype(np.int64)
+a = torch.sparse_csr_tensor(torch.from_numpy(rowptr), torch.from_numpy(col[keep].astype(np.int64)),
+                            torch.full((int(rowptr[-1]),), 1.0 / per_row), size=(n, n))
+x = torch.randn(n, cols)
+torch.sparse.mm(a, x)
+times = []
+for _ in range(3):
+    t = time.perf_counter(); torch.sparse.mm(a, x); times.append(time.perf_counter() - t)
+s = sorted(times)[1]
+print(json.dumps({"peer_sparse_mm_gflops": round(2 * int(rowptr[-1]) * cols / s / 1e9, 2),
+                  "threads": int(sys.argv[1]), "mkl": torch.backends.mkl.is_available()}))
+PY
 done
 : >"$out"
 ttgnn_run() { # ttgnn_run THREADS MODEL INPUT
