@@ -74,6 +74,34 @@ void merge_unique(Id const *a, Id na, Id const *b, Id nb, std::vector<Id> &out) 
   }
 }
 
+/// Rows 0..num_groups-1 of \p q from \p rows(g, out), which writes row g (sorted, unique) into
+/// out: a count pass, the offsets, then a fill pass, both in parallel over the rows (a row is the
+/// same whichever thread builds it).
+template <class Policy, class Ordinal, class Rows>
+void fill_rows(Policy const &policy, Id num_groups, CsrGraph<Ordinal, Kokkos::HostSpace> &q,
+               Rows const &rows) {
+  auto row_map = q.row_map;
+  Kokkos::parallel_for("ttgnn::coarse::count", policy, [=](Id g) {
+    thread_local std::vector<Id> adj;
+    rows(g, adj);
+    row_map(g + 1) = static_cast<Id>(adj.size());
+  });
+  policy.space().fence();
+  for (Id g = 0; g < num_groups; ++g)
+    row_map(g + 1) += row_map(g);
+  q.entries = Kokkos::View<Ordinal *, Kokkos::HostSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::coarse::entries"),
+      row_map(num_groups));
+  auto entries = q.entries;
+  Kokkos::parallel_for("ttgnn::coarse::fill", policy, [=](Id g) {
+    thread_local std::vector<Id> adj;
+    rows(g, adj);
+    for (std::size_t i = 0; i < adj.size(); ++i)
+      entries(row_map(g) + static_cast<Id>(i)) = static_cast<Ordinal>(adj[i]);
+  });
+  policy.space().fence();
+}
+
 } // namespace
 
 template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
@@ -115,32 +143,13 @@ quotient_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace>
   Kokkos::View<const Id *, Kokkos::HostSpace> cfirst = first, cmembers = members;
   CsrGraph<Ordinal, Kokkos::HostSpace> q;
   q.row_map = Kokkos::View<Id *, Kokkos::HostSpace>("ttgnn::coarse::row_map", num_groups + 1);
-  auto row_map = q.row_map;
+  const Policy policy(space, 0, num_groups);
   // A keep of at least num_groups - 1 keeps every neighbour group: the full quotient.
   if (max_neighbours == 0 || max_neighbours >= num_groups - 1) {
-    // Two passes over the groups in parallel (count, then fill); each group's list is the same
-    // whichever thread builds it.
-    Kokkos::parallel_for("ttgnn::coarse::count", Policy(space, 0, num_groups), [=](Id g) {
-      thread_local std::vector<Id> adj;
+    fill_rows(policy, num_groups, q, [=](Id g, std::vector<Id> &out) {
       thread_local std::vector<std::pair<Id, Id>> scratch;
-      neighbour_groups(graph, group, cfirst, cmembers, g, Id(0), adj, scratch);
-      row_map(g + 1) = static_cast<Id>(adj.size());
+      neighbour_groups(graph, group, cfirst, cmembers, g, Id(0), out, scratch);
     });
-    space.fence();
-    for (Id g = 0; g < num_groups; ++g)
-      row_map(g + 1) += row_map(g);
-    q.entries = Kokkos::View<Ordinal *, Kokkos::HostSpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::coarse::entries"),
-        row_map(num_groups));
-    auto entries = q.entries;
-    Kokkos::parallel_for("ttgnn::coarse::fill", Policy(space, 0, num_groups), [=](Id g) {
-      thread_local std::vector<Id> adj;
-      thread_local std::vector<std::pair<Id, Id>> scratch;
-      neighbour_groups(graph, group, cfirst, cmembers, g, Id(0), adj, scratch);
-      for (std::size_t i = 0; i < adj.size(); ++i)
-        entries(row_map(g) + static_cast<Id>(i)) = static_cast<Ordinal>(adj[i]);
-    });
-    space.fence();
     return q;
   }
   // Sparsified: each group's kept neighbours (at most max_neighbours, sorted) in a fixed-stride
@@ -150,7 +159,7 @@ quotient_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace>
   Kokkos::View<Id *, Kokkos::HostSpace> kept(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::coarse::kept"), num_groups * keep);
   Kokkos::View<Id *, Kokkos::HostSpace> kept_n("ttgnn::coarse::kept_n", num_groups);
-  Kokkos::parallel_for("ttgnn::coarse::keep", Policy(space, 0, num_groups), [=](Id g) {
+  Kokkos::parallel_for("ttgnn::coarse::keep", policy, [=](Id g) {
     thread_local std::vector<Id> adj;
     thread_local std::vector<std::pair<Id, Id>> scratch;
     neighbour_groups(graph, group, cfirst, cmembers, g, keep, adj, scratch);
@@ -176,29 +185,10 @@ quotient_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace>
   }
   Kokkos::View<const Id *, Kokkos::HostSpace> ckept = kept, ckept_n = kept_n, crfirst = rfirst,
                                               creverse = reverse;
-  auto both = [=](Id g, std::vector<Id> &out) {
+  fill_rows(policy, num_groups, q, [=](Id g, std::vector<Id> &out) {
     merge_unique(ckept.data() + g * keep, ckept_n(g), creverse.data() + crfirst(g),
                  crfirst(g + 1) - crfirst(g), out);
-  };
-  Kokkos::parallel_for("ttgnn::coarse::count_union", Policy(space, 0, num_groups), [=](Id g) {
-    thread_local std::vector<Id> adj;
-    both(g, adj);
-    row_map(g + 1) = static_cast<Id>(adj.size());
   });
-  space.fence();
-  for (Id g = 0; g < num_groups; ++g)
-    row_map(g + 1) += row_map(g);
-  q.entries = Kokkos::View<Ordinal *, Kokkos::HostSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::coarse::entries"),
-      row_map(num_groups));
-  auto entries = q.entries;
-  Kokkos::parallel_for("ttgnn::coarse::fill_union", Policy(space, 0, num_groups), [=](Id g) {
-    thread_local std::vector<Id> adj;
-    both(g, adj);
-    for (std::size_t i = 0; i < adj.size(); ++i)
-      entries(row_map(g) + static_cast<Id>(i)) = static_cast<Ordinal>(adj[i]);
-  });
-  space.fence();
   return q;
 }
 
