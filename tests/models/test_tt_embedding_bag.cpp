@@ -176,34 +176,43 @@ struct Variant {
 const Variant variants[] = {
     {BagMode::sum, false, "sum"}, {BagMode::mean, false, "mean"}, {BagMode::sum, true, "weighted"}};
 
+/// Calls f(shape, variant, include_last_offset) for every test shape, variant and offsets form.
+template <class F> void for_each_case(F const &f) {
+  for (auto const &s : test::tt_test_shapes())
+    for (auto const &v : variants)
+      for (bool last : {false, true}) {
+        CAPTURE(s.to_string());
+        CAPTURE(v.name);
+        CAPTURE(last);
+        f(s, v, last);
+      }
+}
+
 } // namespace
 
 template <class ExecutionSpace, class Scalar> void check_tt_bags_against_reference() {
   using Bag = TtEmbeddingBag<Scalar, ExecutionSpace>;
   ExecutionSpace space;
-  for (auto const &s : test::tt_test_shapes())
-    for (auto path : {TtLookupPath::prefix, TtLookupPath::plain})
-      for (auto const &v : variants)
-        for (bool last : {false, true}) {
-          CAPTURE(s.to_string());
-          CAPTURE(v.name);
-          CAPTURE(last);
-          const auto host = test::random_host_cores(s, 11);
-          const auto bags = make_bags(s, 12, v.weighted);
-          Bag bag(s, BagOptions{v.mode, last}, TtEmbeddingOptions{path, {}});
-          bag.set_cores_from_host(space, host);
-          auto ids = test::to_device<ExecutionSpace>(bags.ids);
-          auto offsets = offsets_view<ExecutionSpace>(bags, last);
-          auto w = to_view<Scalar, ExecutionSpace>(bags.weights);
-          CHECK(bag.num_bags(offsets) == bags.num_bags());
-          typename Bag::rows_type out("ttgnn::test::out", bags.num_bags(), s.dim());
-          Kokkos::deep_copy(out, Scalar(777)); // every entry must be overwritten
-          if (v.weighted)
-            bag.forward(space, ids, offsets, out, w);
-          else
-            bag.forward(space, ids, offsets, out);
-          check_bags<Scalar>(s, host, bags, v.mode, to_host(out));
-        }
+  for_each_case([&](TtShape const &s, Variant const &v, bool last) {
+    for (auto path : {TtLookupPath::prefix, TtLookupPath::plain}) {
+      CAPTURE(int(path));
+      const auto host = test::random_host_cores(s, 11);
+      const auto bags = make_bags(s, 12, v.weighted);
+      Bag bag(s, BagOptions{v.mode, last}, TtEmbeddingOptions{path, {}});
+      bag.set_cores_from_host(space, host);
+      auto ids = test::to_device<ExecutionSpace>(bags.ids);
+      auto offsets = offsets_view<ExecutionSpace>(bags, last);
+      auto w = to_view<Scalar, ExecutionSpace>(bags.weights);
+      CHECK(bag.num_bags(offsets) == bags.num_bags());
+      typename Bag::rows_type out("ttgnn::test::out", bags.num_bags(), s.dim());
+      Kokkos::deep_copy(out, Scalar(777)); // every entry must be overwritten
+      if (v.weighted)
+        bag.forward(space, ids, offsets, out, w);
+      else
+        bag.forward(space, ids, offsets, out);
+      check_bags<Scalar>(s, host, bags, v.mode, to_host(out));
+    }
+  });
 }
 
 TTGNN_TEST_ALL_SPACES("tt embedding bag: sum, mean and weighted bags match the host reference "
@@ -218,65 +227,60 @@ TTGNN_TEST_ALL_SPACES("tt embedding bag: sum, mean and weighted bags match the h
 template <class ExecutionSpace, class Scalar> void check_full_bags_against_reference() {
   using Bag = EmbeddingBag<Scalar, ExecutionSpace>;
   ExecutionSpace space;
-  for (auto const &s : test::tt_test_shapes())
-    for (auto const &v : variants)
-      for (bool last : {false, true}) {
-        CAPTURE(s.to_string());
-        CAPTURE(v.name);
-        CAPTURE(last);
-        const auto host = test::random_host_cores(s, 21);
-        const auto bags = make_bags(s, 22, v.weighted);
-        Bag bag(s.num_rows, s.dim(), BagOptions{v.mode, last},
-                FullEmbeddingOptions{FullGradient::dense, TtBackwardMode::deterministic});
-        {
-          auto t = Kokkos::create_mirror_view(bag.table().table());
-          for (std::int64_t id = 0; id < s.num_rows; ++id) {
-            const auto row = test::host_row(s, host, id);
-            for (std::int64_t j = 0; j < s.dim(); ++j)
-              t(id, j) = Scalar(row[j]);
-          }
-          Kokkos::deep_copy(bag.table().table(), t);
-        }
-        auto ids = test::to_device<ExecutionSpace>(bags.ids);
-        auto offsets = offsets_view<ExecutionSpace>(bags, last);
-        auto w = to_view<Scalar, ExecutionSpace>(bags.weights);
-        typename Bag::rows_type out("ttgnn::test::out", bags.num_bags(), s.dim());
-        Kokkos::deep_copy(out, Scalar(777));
-        bag.forward(space, ids, offsets, out, w);
-        check_bags<Scalar>(s, host, bags, v.mode, to_host(out));
-
-        // backward with grad_bags in [-1, 1]
-        std::mt19937_64 rng(23);
-        std::uniform_real_distribution<double> u(-1, 1);
-        std::vector<double> gb(bags.num_bags() * s.dim());
-        for (auto &x : gb)
-          x = double(Scalar(u(rng)));
-        auto grad_bags = to_view<Scalar, ExecutionSpace>(gb);
-        typename Bag::const_rows_type gbv(grad_bags.data(), bags.num_bags(), s.dim());
-        bag.zero_grad(space);
-        bag.backward(space, ids, offsets, gbv, w);
-        const auto got = to_host(bag.table().dense_gradient());
-        std::vector<double> ref(s.num_rows * s.dim(), 0.0), mag(ref.size(), 0.0);
-        for (std::int64_t b = 0; b < bags.num_bags(); ++b) {
-          const auto len = bags.end(b) - bags.begin(b);
-          for (auto i = bags.begin(b); i < bags.end(b); ++i) {
-            double f = bags.weights.empty() ? 1.0 : bags.weights[i];
-            if (v.mode == BagMode::mean)
-              f /= double(len);
-            for (std::int64_t j = 0; j < s.dim(); ++j) {
-              ref[bags.ids[i] * s.dim() + j] += f * gb[b * s.dim() + j];
-              mag[bags.ids[i] * s.dim() + j] += std::fabs(f * gb[b * s.dim() + j]);
-            }
-          }
-        }
-        const double gam =
-            gamma_bound(std::numeric_limits<Scalar>::epsilon(), double(bags.ids.size()) + 2);
-        int bad = 0;
-        for (std::size_t x = 0; x < ref.size(); ++x)
-          if (!(std::fabs(got[x] - ref[x]) <= gam * mag[x]))
-            ++bad;
-        CHECK(bad == 0);
+  for_each_case([&](TtShape const &s, Variant const &v, bool last) {
+    const auto host = test::random_host_cores(s, 21);
+    const auto bags = make_bags(s, 22, v.weighted);
+    Bag bag(s.num_rows, s.dim(), BagOptions{v.mode, last},
+            FullEmbeddingOptions{FullGradient::dense, TtBackwardMode::deterministic});
+    {
+      auto t = Kokkos::create_mirror_view(bag.table().table());
+      for (std::int64_t id = 0; id < s.num_rows; ++id) {
+        const auto row = test::host_row(s, host, id);
+        for (std::int64_t j = 0; j < s.dim(); ++j)
+          t(id, j) = Scalar(row[j]);
       }
+      Kokkos::deep_copy(bag.table().table(), t);
+    }
+    auto ids = test::to_device<ExecutionSpace>(bags.ids);
+    auto offsets = offsets_view<ExecutionSpace>(bags, last);
+    auto w = to_view<Scalar, ExecutionSpace>(bags.weights);
+    typename Bag::rows_type out("ttgnn::test::out", bags.num_bags(), s.dim());
+    Kokkos::deep_copy(out, Scalar(777));
+    bag.forward(space, ids, offsets, out, w);
+    check_bags<Scalar>(s, host, bags, v.mode, to_host(out));
+
+    // backward with grad_bags in [-1, 1]
+    std::mt19937_64 rng(23);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> gb(bags.num_bags() * s.dim());
+    for (auto &x : gb)
+      x = double(Scalar(u(rng)));
+    auto grad_bags = to_view<Scalar, ExecutionSpace>(gb);
+    typename Bag::const_rows_type gbv(grad_bags.data(), bags.num_bags(), s.dim());
+    bag.zero_grad(space);
+    bag.backward(space, ids, offsets, gbv, w);
+    const auto got = to_host(bag.table().dense_gradient());
+    std::vector<double> ref(s.num_rows * s.dim(), 0.0), mag(ref.size(), 0.0);
+    for (std::int64_t b = 0; b < bags.num_bags(); ++b) {
+      const auto len = bags.end(b) - bags.begin(b);
+      for (auto i = bags.begin(b); i < bags.end(b); ++i) {
+        double f = bags.weights.empty() ? 1.0 : bags.weights[i];
+        if (v.mode == BagMode::mean)
+          f /= double(len);
+        for (std::int64_t j = 0; j < s.dim(); ++j) {
+          ref[bags.ids[i] * s.dim() + j] += f * gb[b * s.dim() + j];
+          mag[bags.ids[i] * s.dim() + j] += std::fabs(f * gb[b * s.dim() + j]);
+        }
+      }
+    }
+    const double gam =
+        gamma_bound(std::numeric_limits<Scalar>::epsilon(), double(bags.ids.size()) + 2);
+    int bad = 0;
+    for (std::size_t x = 0; x < ref.size(); ++x)
+      if (!(std::fabs(got[x] - ref[x]) <= gam * mag[x]))
+        ++bad;
+    CHECK(bad == 0);
+  });
 }
 
 TTGNN_TEST_ALL_SPACES("embedding bag (full table): bags and the dense gradient match the host "
@@ -495,55 +499,50 @@ BagPass bag_pass(TtEmbeddingBag<Scalar, ExecutionSpace> &bag, TtShape const &s, 
 template <class ExecutionSpace, class Scalar> void check_workspace_reuse_and_single_bags() {
   using Bag = TtEmbeddingBag<Scalar, ExecutionSpace>;
   ExecutionSpace space;
-  for (auto const &s : test::tt_test_shapes())
-    for (auto const &v : variants)
-      for (bool last : {false, true}) {
-        CAPTURE(s.to_string());
-        CAPTURE(v.name);
-        CAPTURE(last);
-        const auto host = test::random_host_cores(s, 61);
-        const std::vector<Bags> batches = {
-            single_bags(s, 62, 40, v.weighted), make_bags(s, 63, v.weighted),
-            single_bags(s, 64, 300, v.weighted), single_bags(s, 65, 7, v.weighted),
-            make_bags(s, 66, v.weighted)};
-        Bag reused(s, BagOptions{v.mode, last});
-        reused.set_cores_from_host(space, host);
-        std::mt19937_64 rng(67);
-        std::uniform_real_distribution<double> u(-1, 1);
-        for (std::size_t t = 0; t < batches.size(); ++t) {
-          CAPTURE(t);
-          auto const &bags = batches[t];
-          std::vector<double> c(bags.num_bags() * s.dim());
-          for (auto &x : c)
-            x = double(Scalar(u(rng)));
-          const auto got = bag_pass(reused, s, bags, c, last);
-          check_bags<Scalar>(s, host, bags, v.mode, got.out);
+  for_each_case([&](TtShape const &s, Variant const &v, bool last) {
+    const auto host = test::random_host_cores(s, 61);
+    const std::vector<Bags> batches = {
+        single_bags(s, 62, 40, v.weighted), make_bags(s, 63, v.weighted),
+        single_bags(s, 64, 300, v.weighted), single_bags(s, 65, 7, v.weighted),
+        make_bags(s, 66, v.weighted)};
+    Bag reused(s, BagOptions{v.mode, last});
+    reused.set_cores_from_host(space, host);
+    std::mt19937_64 rng(67);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (std::size_t t = 0; t < batches.size(); ++t) {
+      CAPTURE(t);
+      auto const &bags = batches[t];
+      std::vector<double> c(bags.num_bags() * s.dim());
+      for (auto &x : c)
+        x = double(Scalar(u(rng)));
+      const auto got = bag_pass(reused, s, bags, c, last);
+      check_bags<Scalar>(s, host, bags, v.mode, got.out);
 
-          Bag fresh(s, BagOptions{v.mode, last});
-          fresh.set_cores_from_host(space, host);
-          auto c1 = c;
-          c1.resize(c.size() + s.dim(), 0.0);
-          const auto ref = bag_pass(fresh, s, with_empty_bag(bags), c1, last);
-          int differ = 0;
-          for (std::size_t x = 0; x < got.out.size(); ++x)
-            differ += got.out[x] == ref.out[x] ? 0 : 1;
-          for (std::size_t x = got.out.size(); x < ref.out.size(); ++x)
-            differ += ref.out[x] == 0.0 ? 0 : 1; // the empty bag
-          CHECK(differ == 0);
-          for (int k = 0; k < s.num_cores(); ++k)
-            CHECK(got.grads[k] == ref.grads[k]);
-        }
-        if (!v.weighted) {
-          Bag singles(s, BagOptions{v.mode, last});
-          singles.set_cores_from_host(space, host);
-          std::vector<double> c(300 * s.dim(), 0.5);
-          bag_pass(singles, s, batches[2], c, last);
-          ByteLedger all, table;
-          singles.add_workspace(all);
-          singles.table().add_workspace(table);
-          CHECK(all.bytes() == table.bytes());
-        }
-      }
+      Bag fresh(s, BagOptions{v.mode, last});
+      fresh.set_cores_from_host(space, host);
+      auto c1 = c;
+      c1.resize(c.size() + s.dim(), 0.0);
+      const auto ref = bag_pass(fresh, s, with_empty_bag(bags), c1, last);
+      int differ = 0;
+      for (std::size_t x = 0; x < got.out.size(); ++x)
+        differ += got.out[x] == ref.out[x] ? 0 : 1;
+      for (std::size_t x = got.out.size(); x < ref.out.size(); ++x)
+        differ += ref.out[x] == 0.0 ? 0 : 1; // the empty bag
+      CHECK(differ == 0);
+      for (int k = 0; k < s.num_cores(); ++k)
+        CHECK(got.grads[k] == ref.grads[k]);
+    }
+    if (!v.weighted) {
+      Bag singles(s, BagOptions{v.mode, last});
+      singles.set_cores_from_host(space, host);
+      std::vector<double> c(300 * s.dim(), 0.5);
+      bag_pass(singles, s, batches[2], c, last);
+      ByteLedger all, table;
+      singles.add_workspace(all);
+      singles.table().add_workspace(table);
+      CHECK(all.bytes() == table.bytes());
+    }
+  });
 }
 
 TTGNN_TEST_ALL_SPACES("tt embedding bag: workspaces reused across batch sizes, and bags of one "
