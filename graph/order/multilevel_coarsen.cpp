@@ -47,6 +47,93 @@ struct UnitWeight {
   Id operator()(Id) const { return 1; }
 };
 
+/// The arcs of a stored graph (the input graph or a stored coarse level) as label propagation
+/// reads them: for_each(v, f) calls f(neighbour, weight) for every arc of v but a self loop.
+template <class Ordinal, class EdgeWeight> struct StoredArcs {
+  CsrGraph<Ordinal, Kokkos::HostSpace> graph;
+  EdgeWeight ew;
+  Id num_nodes() const { return graph.num_nodes(); }
+  /// At least the number of distinct neighbours of v.
+  Id arc_bound(Id v) const { return graph.row_map(v + 1) - graph.row_map(v); }
+  template <class F> void for_each(Id v, F &&f) const {
+    for (Id a = graph.row_map(v); a < graph.row_map(v + 1); ++a) {
+      const Id u = static_cast<Id>(graph.entries(a));
+      if (u != v)
+        f(u, ew(a));
+    }
+  }
+};
+
+/// The arcs of a coarse level that is not stored, read through its clusters of input nodes:
+/// node v stands for the input nodes members(start(v)) .. members(start(v + 1) - 1), and each
+/// input arc to a node of another cluster is an arc of weight 1. Label propagation sums the
+/// weights per label, so it sees the same weights as on the stored coarse graph.
+template <class Ordinal> struct ClusterArcs {
+  CsrGraph<Ordinal, Kokkos::HostSpace> graph;
+  IdView node_of; ///< input node -> node of this level
+  IdView start, members;
+  Id num_nodes() const { return static_cast<Id>(start.extent(0)) - 1; }
+  Id arc_bound(Id v) const {
+    Id arcs = 0;
+    for (Id i = start(v); i < start(v + 1); ++i)
+      arcs += graph.row_map(members(i) + 1) - graph.row_map(members(i));
+    return arcs;
+  }
+  template <class F> void for_each(Id v, F &&f) const {
+    for (Id i = start(v); i < start(v + 1); ++i)
+      for (Id a = graph.row_map(members(i)); a < graph.row_map(members(i) + 1); ++a) {
+        const Id u = node_of(static_cast<Id>(graph.entries(a)));
+        if (u != v)
+          f(u, Id(1));
+      }
+  }
+};
+
+/// Members of each of \p c groups, ascending: group of(v) holds v (counting sort); start has
+/// c + 1 offsets into members.
+template <class Of> void group_members(Id n, Id c, Of of, IdView &start, IdView &members) {
+  start = IdView("ttgnn::order::member_start", c + 1);
+  members = IdView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::members"), n);
+  for (Id v = 0; v < n; ++v)
+    ++start(of(v) + 1);
+  for (Id k = 0; k < c; ++k)
+    start(k + 1) += start(k);
+  std::vector<Id> fill(start.data(), start.data() + c);
+  for (Id v = 0; v < n; ++v)
+    members(fill[of(v)]++) = v;
+}
+
+/// The nodes of levels[top] as clusters of the input nodes (the coarse_of maps of levels 0 ..
+/// top composed).
+template <class ExecutionSpace, class Ordinal>
+ClusterArcs<Ordinal> cluster_arcs(ExecutionSpace const &space,
+                                  CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                                  std::vector<CoarseLevel> const &levels, std::size_t top) {
+  ClusterArcs<Ordinal> arcs{graph, {}, {}, {}};
+  const Id n = graph.num_nodes();
+  arcs.node_of =
+      IdView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::node_of"), n);
+  auto node_of = arcs.node_of;
+  std::vector<IdView> maps;
+  for (std::size_t l = 0; l <= top; ++l)
+    maps.push_back(levels[l].coarse_of);
+  IdView const *m = maps.data();
+  const std::size_t depth = maps.size();
+  Kokkos::parallel_for("ttgnn::order::compose_maps",
+                       Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, n),
+                       [=](Id v) {
+                         Id u = v;
+                         for (std::size_t l = 0; l < depth; ++l)
+                           u = m[l](u);
+                         node_of(v) = u;
+                       });
+  space.fence();
+  group_members(
+      n, levels[top].coarse.num_nodes(), [&](Id v) { return node_of(v); }, arcs.start,
+      arcs.members);
+  return arcs;
+}
+
 using LabelTable = detail::LabelWeights;
 
 /// Label propagation over \p label (weights per label in \p lw, updated) for at most
@@ -54,13 +141,11 @@ using LabelTable = detail::LabelWeights;
 /// when a sweep moves fewer than 1% of the nodes. \p group > 0: a node only moves to labels l
 /// with l / group == its label / group. \p meter (optional) counts the rounds (sweeps x
 /// kColours; an early stop leaves it short). Returns the sweeps run.
-template <class ExecutionSpace, class Ordinal, class EdgeWeight, class NodeWeight>
-int propagate(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-              EdgeWeight ew, NodeWeight vw, IdView label, IdView lw, Id cap, int sweeps,
-              std::uint64_t seed, Id &moves, Id group = 0, ProgressMeter *meter = nullptr) {
-  const Id n = graph.num_nodes();
-  auto row_map = graph.row_map;
-  auto entries = graph.entries;
+template <class ExecutionSpace, class Arcs, class NodeWeight>
+int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdView label, IdView lw,
+              Id cap, int sweeps, std::uint64_t seed, Id &moves, Id group = 0,
+              ProgressMeter *meter = nullptr) {
+  const Id n = arcs.num_nodes();
   using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>;
   IdView target(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::lp_target"), n);
   IdView gain(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::lp_gain"), n);
@@ -78,15 +163,13 @@ int propagate(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> 
         target(v) = -1;
         if (hash3(sweep_seed, 0, static_cast<std::uint64_t>(v)) % kColours != colour)
           return;
-        const Id b = row_map(v), e = row_map(v + 1);
-        if (b == e)
+        const Id bound = arcs.arc_bound(v);
+        if (bound == 0)
           return;
         const int t = token.acquire();
         LabelTable &table = tab[t];
-        table.reset(e - b);
-        for (Id a = b; a < e; ++a)
-          if (static_cast<Id>(entries(a)) != v)
-            table.add(label(entries(a)), ew(a));
+        table.reset(std::min(bound, n));
+        arcs.for_each(v, [&](Id u, Id w) { table.add(label(u), w); });
         const Id cur = label(v), cur_w = table.get(cur), own = vw(v);
         Id best = -1, best_w = cur_w;
         std::uint64_t best_tie = 0;
@@ -152,11 +235,13 @@ int propagate(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> 
   return run;
 }
 
-/// The graph of the clusters \p label (labels in [0, n), weight lw(l) > 0 iff used).
-template <class ExecutionSpace, class Ordinal, class EdgeWeight>
-CoarseLevel contract(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &g,
-                     EdgeWeight ew, IdView label, IdView lw) {
-  const Id n = g.num_nodes();
+/// The clusters \p label of a level's nodes (labels in [0, n), weight lw(l) > 0 iff used) as the
+/// next level: coarse_of, node weights and the number of arcs; the coarse graph itself only when
+/// store(coarse nodes, coarse arcs) says so.
+template <class ExecutionSpace, class Arcs, class Store>
+CoarseLevel contract(ExecutionSpace const &space, Arcs const &arcs, IdView label, IdView lw,
+                     Store store) {
+  const Id n = arcs.num_nodes();
   using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>;
   IdView id_of("ttgnn::order::coarse_id", n + 1);
   Kokkos::parallel_scan("ttgnn::order::coarse_ids", Policy(space, 0, n),
@@ -182,37 +267,26 @@ CoarseLevel contract(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::Host
       node_weight(id_of(v)) = lw(v);
   });
   space.fence();
-  // Members of each coarse node, ascending (counting sort).
-  std::vector<Id> start(c + 1, 0), members(n);
-  for (Id v = 0; v < n; ++v)
-    ++start[coarse_of(v) + 1];
-  for (Id k = 0; k < c; ++k)
-    start[k + 1] += start[k];
-  {
-    std::vector<Id> fill(start.begin(), start.end() - 1);
-    for (Id v = 0; v < n; ++v)
-      members[fill[coarse_of(v)]++] = v;
-  }
-  const Id *st = start.data(), *mem = members.data();
-  auto row_map = g.row_map;
-  auto entries = g.entries;
+  id_of = IdView();
+  IdView start, members; // the members of each coarse node, ascending
+  group_members(
+      n, c, [&](Id v) { return coarse_of(v); }, start, members);
   Kokkos::Experimental::UniqueToken<ExecutionSpace> token(space);
   std::vector<LabelTable> tables(token.size());
   LabelTable *tab = tables.data();
   auto gather = [=](Id k, LabelTable &table) {
-    Id arcs = 0;
-    for (Id i = st[k]; i < st[k + 1]; ++i)
-      arcs += row_map(mem[i] + 1) - row_map(mem[i]);
-    table.reset(std::min<Id>(arcs, n));
-    for (Id i = st[k]; i < st[k + 1]; ++i)
-      for (Id a = row_map(mem[i]); a < row_map(mem[i] + 1); ++a) {
-        const Id d = coarse_of(entries(a));
+    Id bound = 0;
+    for (Id i = start(k); i < start(k + 1); ++i)
+      bound += arcs.arc_bound(members(i));
+    table.reset(std::min(bound, c));
+    for (Id i = start(k); i < start(k + 1); ++i)
+      arcs.for_each(members(i), [&](Id u, Id w) {
+        const Id d = coarse_of(u);
         if (d != k)
-          table.add(d, ew(a));
-      }
+          table.add(d, w);
+      });
   };
-  cg.graph.row_map = decltype(cg.graph.row_map)("ttgnn::order::coarse_row_map", c + 1);
-  auto crow = cg.graph.row_map;
+  IdView crow("ttgnn::order::coarse_row_map", c + 1);
   Kokkos::parallel_for("ttgnn::order::coarse_degree", Policy(space, 0, c), [=](Id k) {
     const int t = token.acquire();
     gather(k, tab[t]);
@@ -222,6 +296,11 @@ CoarseLevel contract(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::Host
   space.fence();
   for (Id k = 0; k < c; ++k)
     crow(k + 1) += crow(k);
+  level.num_arcs = crow(c);
+  level.stored = store(c, level.num_arcs);
+  if (!level.stored)
+    return level;
+  cg.graph.row_map = crow;
   cg.graph.entries = decltype(cg.graph.entries)(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::coarse_entries"), crow(c));
   cg.edge_weight =
@@ -247,13 +326,13 @@ CoarseLevel contract(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::Host
   return level;
 }
 
-/// One coarsening level of \p g (weights ew, vw): clusters of weight <= cap. Progress lines
-/// (ETA) to \p progress, named \p what.
-template <class ExecutionSpace, class Ordinal, class EdgeWeight, class NodeWeight>
-CoarseLevel coarsen_once(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &g,
-                         EdgeWeight ew, NodeWeight vw, Id cap, int sweeps, std::uint64_t seed,
-                         ProgressLog const &progress, std::string const &what) {
-  const Id n = g.num_nodes();
+/// One coarsening level of a level's \p arcs (node weights vw): clusters of weight <= cap.
+/// Progress lines (ETA) to \p progress, named \p what.
+template <class ExecutionSpace, class Arcs, class NodeWeight, class Store>
+CoarseLevel coarsen_once(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, Id cap,
+                         int sweeps, std::uint64_t seed, Store store, ProgressLog const &progress,
+                         std::string const &what) {
+  const Id n = arcs.num_nodes();
   IdView label(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::label"), n);
   IdView lw(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::label_weight"), n);
   Kokkos::parallel_for("ttgnn::order::singletons",
@@ -270,20 +349,21 @@ CoarseLevel coarsen_once(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::
   // rounds before it).
   const Id rounds = static_cast<Id>(sweeps) * static_cast<Id>(kColours);
   ProgressMeter meter(progress, what, rounds + kContractSteps, "steps");
-  const int run = propagate(space, g, ew, vw, label, lw, cap, sweeps, seed, moves, 0, &meter);
-  CoarseLevel level = contract(space, g, ew, label, lw);
+  const int run = propagate(space, arcs, vw, label, lw, cap, sweeps, seed, moves, 0, &meter);
+  CoarseLevel level = contract(space, arcs, label, lw, store);
   meter.update(rounds + kContractSteps);
   level.cap = cap;
   level.sweeps = run;
   return level;
 }
 
-template <class ExecutionSpace, class Ordinal, class EdgeWeight, class NodeWeight>
-Id refine(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &g, EdgeWeight ew,
-          NodeWeight vw, IdView part, Id num_parts, Id capacity, int sweeps, std::uint64_t seed,
-          Id group = 0, ProgressLog const &progress = {}, std::string const &what = {}) {
+/// Refinement of \p part over a level's \p arcs (see refine_partition).
+template <class ExecutionSpace, class Arcs, class NodeWeight>
+Id refine(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdView part, Id num_parts,
+          Id capacity, int sweeps, std::uint64_t seed, Id group = 0,
+          ProgressLog const &progress = {}, std::string const &what = {}) {
   IdView pw("ttgnn::order::part_weight", num_parts);
-  for (Id v = 0; v < g.num_nodes(); ++v) {
+  for (Id v = 0; v < arcs.num_nodes(); ++v) {
     if (part(v) < 0 || part(v) >= num_parts)
       throw ConfigError("refine_partition: node " + std::to_string(v) + " has part " +
                         std::to_string(part(v)) + " outside [0, " + std::to_string(num_parts) +
@@ -293,9 +373,21 @@ Id refine(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> cons
   Id moves = 0;
   const Id rounds = static_cast<Id>(sweeps) * static_cast<Id>(kColours);
   ProgressMeter meter(progress, what, rounds, "rounds");
-  propagate(space, g, ew, vw, part, pw, capacity, sweeps, seed, moves, group, &meter);
+  propagate(space, arcs, vw, part, pw, capacity, sweeps, seed, moves, group, &meter);
   meter.update(rounds);
   return moves;
+}
+
+/// Calls f(arcs, node weights) with the arcs of level \p l's coarse graph: stored, or read
+/// through its clusters of input nodes.
+template <class ExecutionSpace, class Ordinal, class F>
+decltype(auto) with_level_arcs(ExecutionSpace const &space,
+                               CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                               std::vector<CoarseLevel> const &levels, std::size_t l, F &&f) {
+  CoarseGraph const &cg = levels[l].coarse;
+  if (levels[l].stored)
+    return f(StoredArcs<std::int64_t, IdView>{cg.graph, cg.edge_weight}, cg.node_weight);
+  return f(cluster_arcs(space, graph, levels, l), cg.node_weight);
 }
 
 } // namespace
@@ -317,21 +409,42 @@ std::vector<CoarseLevel> coarsen_graph(ExecutionSpace const &space,
     const std::uint64_t seed = hash3(options.seed, 0x1E7E1, static_cast<std::uint64_t>(l));
     const std::string what = "ordering: coarsening level " + std::to_string(l + 1) + " (" +
                              std::to_string(nodes) + " nodes, " + std::to_string(arcs) + " arcs)";
+    // Stored when within the budget or when it will be the last level (it is partitioned).
+    auto store = [&, l, nodes](Id c, Id coarse_arcs) {
+      return options.max_stored_arcs < 0 || coarse_arcs <= options.max_stored_arcs ||
+             l + 1 == options.max_levels || small_enough(c, coarse_arcs) ||
+             c * 100 > kStallPercent * nodes;
+    };
+    const Id cap = l == 0 ? options.first_cap : options.cap;
     CoarseLevel level =
-        l == 0 ? coarsen_once(space, graph, UnitWeight{}, UnitWeight{}, options.first_cap,
-                              options.sweeps, seed, options.progress, what)
-               : coarsen_once(space, levels.back().coarse.graph, levels.back().coarse.edge_weight,
-                              levels.back().coarse.node_weight, options.cap, options.sweeps, seed,
-                              options.progress, what);
-    const Id coarse_nodes = level.coarse.graph.num_nodes();
+        l == 0 ? coarsen_once(space, StoredArcs<Ordinal, UnitWeight>{graph, {}}, UnitWeight{}, cap,
+                              options.sweeps, seed, store, options.progress, what)
+               : with_level_arcs(space, graph, levels, levels.size() - 1,
+                                 [&](auto const &level_arcs, IdView vw) {
+                                   return coarsen_once(space, level_arcs, vw, cap, options.sweeps,
+                                                       seed, store, options.progress, what);
+                                 });
+    const Id coarse_nodes = level.coarse.num_nodes();
     if (coarse_nodes >= nodes)
       break;
     const bool stalled = coarse_nodes * 100 > kStallPercent * nodes;
     nodes = coarse_nodes;
-    arcs = level.coarse.graph.num_arcs();
+    arcs = level.num_arcs;
     levels.push_back(std::move(level));
     if (stalled)
       break;
+  }
+  if (!levels.empty() && !levels.back().stored) { // a level that did not shrink ended the loop
+    CoarseLevel &last = levels.back();
+    const Id c = last.coarse.num_nodes();
+    IdView identity(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::label"), c);
+    for (Id v = 0; v < c; ++v)
+      identity(v) = v;
+    CoarseLevel same = contract(space, cluster_arcs(space, graph, levels, levels.size() - 1),
+                                identity, last.coarse.node_weight, [](Id, Id) { return true; });
+    last.coarse.graph = same.coarse.graph;
+    last.coarse.edge_weight = same.coarse.edge_weight;
+    last.stored = true;
   }
   return levels;
 }
@@ -342,17 +455,41 @@ std::int64_t refine_partition(ExecutionSpace const &space,
                               Kokkos::View<std::int64_t *, Kokkos::HostSpace> part,
                               std::int64_t num_parts, std::int64_t capacity, int sweeps,
                               std::uint64_t seed, std::int64_t group, ProgressLog const &progress) {
-  return refine(space, graph, UnitWeight{}, UnitWeight{}, part, num_parts, capacity, sweeps, seed,
-                group, progress, "ordering: slot refinement");
+  return refine(space, StoredArcs<Ordinal, UnitWeight>{graph, {}}, UnitWeight{}, part, num_parts,
+                capacity, sweeps, seed, group, progress, "ordering: slot refinement");
 }
 
-template <class ExecutionSpace, HostOnly<ExecutionSpace> host_only>
-std::int64_t refine_partition(ExecutionSpace const &space, CoarseGraph const &graph,
-                              Kokkos::View<std::int64_t *, Kokkos::HostSpace> part,
-                              std::int64_t num_parts, std::int64_t capacity, int sweeps,
-                              std::uint64_t seed) {
-  return refine(space, graph.graph, graph.edge_weight, graph.node_weight, part, num_parts, capacity,
-                sweeps, seed);
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
+Kokkos::View<std::int64_t *, Kokkos::HostSpace>
+project_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                  std::vector<CoarseLevel> const &levels,
+                  Kokkos::View<std::int64_t *, Kokkos::HostSpace> part, std::int64_t num_parts,
+                  std::int64_t capacity, int sweeps, std::uint64_t seed,
+                  ProgressLog const &progress, std::int64_t *moves) {
+  ProgressMeter meter(progress, "ordering: projected", static_cast<Id>(levels.size()), "levels");
+  for (Id l = static_cast<Id>(levels.size()) - 1; l >= 0; --l) {
+    auto coarse_of = levels[l].coarse_of;
+    IdView finer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::part"),
+                 coarse_of.extent(0));
+    Kokkos::parallel_for(
+        "ttgnn::order::project_part",
+        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, coarse_of.extent(0)),
+        [=](Id v) { finer(v) = part(coarse_of(v)); });
+    space.fence();
+    part = finer;
+    const std::uint64_t level_seed = splitmix64_hash(seed ^ static_cast<std::uint64_t>(l + 1));
+    const Id moved = l > 0 ? with_level_arcs(space, graph, levels, static_cast<std::size_t>(l - 1),
+                                             [&](auto const &arcs, IdView vw) {
+                                               return refine(space, arcs, vw, part, num_parts,
+                                                             capacity, sweeps, level_seed);
+                                             })
+                           : refine(space, StoredArcs<Ordinal, UnitWeight>{graph, {}}, UnitWeight{},
+                                    part, num_parts, capacity, sweeps, level_seed);
+    if (moves)
+      *moves += moved;
+    meter.update(static_cast<Id>(levels.size()) - l);
+  }
+  return part;
 }
 
 #define TTGNN_INSTANTIATE_COARSEN(SPACE, ORDINAL)                                                  \
@@ -361,13 +498,14 @@ std::int64_t refine_partition(ExecutionSpace const &space, CoarseGraph const &gr
   template std::int64_t refine_partition<SPACE, ORDINAL>(                                          \
       SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                                 \
       Kokkos::View<std::int64_t *, Kokkos::HostSpace>, std::int64_t, std::int64_t, int,            \
-      std::uint64_t, std::int64_t, ProgressLog const &);
+      std::uint64_t, std::int64_t, ProgressLog const &);                                           \
+  template Kokkos::View<std::int64_t *, Kokkos::HostSpace> project_partition<SPACE, ORDINAL>(      \
+      SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                                 \
+      std::vector<CoarseLevel> const &, Kokkos::View<std::int64_t *, Kokkos::HostSpace>,           \
+      std::int64_t, std::int64_t, int, std::uint64_t, ProgressLog const &, std::int64_t *);
 #define TTGNN_INSTANTIATE_COARSEN_SPACE(SPACE)                                                     \
   TTGNN_INSTANTIATE_COARSEN(SPACE, std::int32_t)                                                   \
-  TTGNN_INSTANTIATE_COARSEN(SPACE, std::int64_t)                                                   \
-  template std::int64_t refine_partition<SPACE>(SPACE const &, CoarseGraph const &,                \
-                                                Kokkos::View<std::int64_t *, Kokkos::HostSpace>,   \
-                                                std::int64_t, std::int64_t, int, std::uint64_t);
+  TTGNN_INSTANTIATE_COARSEN(SPACE, std::int64_t)
 
 TTGNN_INSTANTIATE_FOR_EACH_HOST_SPACE(TTGNN_INSTANTIATE_COARSEN_SPACE)
 

@@ -32,14 +32,20 @@ struct CoarseGraph {
   CsrGraph<std::int64_t, Kokkos::HostSpace> graph;
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> edge_weight; ///< aligned with graph.entries
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> node_weight; ///< one per coarse node
+  std::int64_t num_nodes() const { return static_cast<std::int64_t>(node_weight.extent(0)); }
 };
 
-/// \brief One coarsening level: the finer level's nodes map to the nodes of `coarse`.
+/// \brief One coarsening level: the finer level's nodes map to the nodes of `coarse`. A level
+/// whose arcs exceed CoarsenOptions::max_stored_arcs is not stored (`coarse` holds its node
+/// weights only): the next level and the refinement read it through its clusters of input
+/// nodes, with the same weights.
 struct CoarseLevel {
   Kokkos::View<std::int64_t *, Kokkos::HostSpace> coarse_of; ///< finer node -> coarse node
   CoarseGraph coarse;
-  std::int64_t cap = 0; ///< largest cluster weight allowed at this level
-  int sweeps = 0;       ///< label-propagation sweeps run
+  std::int64_t num_arcs = 0; ///< arcs of the coarse graph, stored or not
+  bool stored = false;       ///< coarse.graph and coarse.edge_weight hold the coarse graph
+  std::int64_t cap = 0;      ///< largest cluster weight allowed at this level
+  int sweeps = 0;            ///< label-propagation sweeps run
 };
 
 /// \brief Settings of coarsen_graph.
@@ -52,6 +58,9 @@ struct CoarsenOptions {
   std::int64_t target_nodes = 1;
   std::int64_t arc_limit = 0; ///< 0: no arc condition
   int max_levels = 12;        ///< ... or after this many levels, or when a level shrinks < 10%
+  /// A level with more arcs is not stored (CoarseLevel): it costs no memory per arc, and each
+  /// sweep over it reads the input graph's arcs. The last level is always stored. -1: store all.
+  std::int64_t max_stored_arcs = -1;
   /// Per level, progress lines with an ETA once it runs long, in steps: a label-propagation
   /// round is one, the contraction as many as three sweeps.
   ProgressLog progress;
@@ -79,12 +88,18 @@ refine_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
                  std::int64_t capacity, int sweeps, std::uint64_t seed, std::int64_t group = 0,
                  ProgressLog const &progress = {});
 
-/// \brief The same on a weighted coarse graph.
-template <class ExecutionSpace, HostOnly<ExecutionSpace> host_only = 0>
-std::int64_t refine_partition(ExecutionSpace const &space, CoarseGraph const &graph,
-                              Kokkos::View<std::int64_t *, Kokkos::HostSpace> part,
-                              std::int64_t num_parts, std::int64_t capacity, int sweeps,
-                              std::uint64_t seed);
+/// \brief Projects \p part, a partition of the last level of \p levels (coarsen_graph of
+/// \p graph), back to the nodes of \p graph, refining it on every level on the way as
+/// refine_partition does (\p sweeps sweeps; a seed per level from \p seed), on the stored
+/// coarse graph or through the clusters of a level that is not stored. Progress lines
+/// ("ordering: projected", in levels); \p moves (optional) adds the nodes moved.
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
+Kokkos::View<std::int64_t *, Kokkos::HostSpace>
+project_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                  std::vector<CoarseLevel> const &levels,
+                  Kokkos::View<std::int64_t *, Kokkos::HostSpace> part, std::int64_t num_parts,
+                  std::int64_t capacity, int sweeps, std::uint64_t seed,
+                  ProgressLog const &progress = {}, std::int64_t *moves = nullptr);
 
 } // namespace ttgnn
 

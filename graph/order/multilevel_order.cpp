@@ -28,6 +28,11 @@ using IdView = Kokkos::View<Id *, Kokkos::HostSpace>;
 /// that METIS can still balance the parts out of the coarse nodes.
 constexpr Id kMergeDivisor = 8;
 
+/// By default a coarse level is stored when it has at most 1/kStoredArcsDivisor of the input
+/// graph's arcs: its ids and weights (16 bytes an arc) then take at most half of what the
+/// input's 32-bit neighbour ids take.
+constexpr Id kStoredArcsDivisor = 8;
+
 /// A slice is split by METIS when it holds at most this many units (first-level clusters) per
 /// sub-slice; a METIS k-way call on more (thousands of tiny clusters, as label propagation
 /// leaves on graphs without local clustering) costs a good part of a second per slice.
@@ -46,6 +51,13 @@ int imbalance_permille(Id parts, Id cap, Id size, int levels_left, int upper) {
       std::pow(static_cast<double>(parts * cap) / static_cast<double>(size), 1.0 / levels_left);
   return static_cast<int>(
       std::clamp<double>(std::floor(1000.0 * (share - 1.0)), 1.0, std::max(1, upper)));
+}
+
+/// Frees a level's stored arcs (its clusters and node weights stay).
+void release_arcs(CoarseLevel &level) {
+  level.coarse.graph = CsrGraph<Id, Kokkos::HostSpace>();
+  level.coarse.edge_weight = IdView();
+  level.stored = false;
 }
 
 /// Parts of the fine nodes (steps 1, 2 of the header); \p levels receives the coarsening.
@@ -70,12 +82,14 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
     co.cap = std::max(co.first_cap, capacity / kMergeDivisor);
     co.target_nodes = std::max(options.min_coarse_nodes, options.coarse_nodes_per_part * num_parts);
     co.arc_limit = metis_arc_limit(options.metis);
+    co.max_stored_arcs = options.max_stored_arcs >= 0 ? options.max_stored_arcs
+                                                      : graph.num_arcs() / kStoredArcsDivisor;
     co.progress = options.progress;
     levels = coarsen_graph(space, graph, co);
   }
   stats.levels = static_cast<int>(levels.size());
   for (auto const &l : levels)
-    stats.level_nodes.push_back(l.coarse.graph.num_nodes());
+    stats.level_nodes.push_back(l.coarse.num_nodes());
   if (options.progress && !levels.empty())
     options.progress("ordering: coarsened " + std::to_string(n) + " nodes to " +
                      std::to_string(stats.level_nodes.back()) + " in " +
@@ -97,6 +111,7 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
       r = metis_partition(space, cg.graph, num_parts, mo,
                           MetisWeights{cg.node_weight, cg.edge_weight});
       stats.coarse_arcs = cg.graph.num_arcs();
+      release_arcs(levels.back()); // only METIS reads the last level's arcs
     }
     stats.metis_calls += r.called_metis;
     part = IdView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::coarse_part"),
@@ -105,25 +120,14 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
       part(v) = r.part(v);
   }
   Kokkos::Profiling::ScopedRegion region("ttgnn::order::project");
-  const int sweeps = std::max(1, options.refine_sweeps);
-  ProgressMeter meter(options.progress, "ordering: projected", static_cast<Id>(levels.size()),
-                      "levels");
-  for (Id l = static_cast<Id>(levels.size()) - 1; l >= 0; --l) {
-    auto coarse_of = levels[l].coarse_of;
-    IdView finer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::part"),
-                 coarse_of.extent(0));
-    Kokkos::parallel_for(
-        "ttgnn::order::project_part",
-        Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>(space, 0, coarse_of.extent(0)),
-        [=](Id v) { finer(v) = part(coarse_of(v)); });
-    space.fence();
-    part = finer;
-    const std::uint64_t level_seed = splitmix64_hash(seed ^ static_cast<std::uint64_t>(l + 1));
-    stats.refine_moves +=
-        l > 0 ? refine_partition(space, levels[l - 1].coarse, part, num_parts, capacity, sweeps,
-                                 level_seed)
-              : refine_partition(space, graph, part, num_parts, capacity, sweeps, level_seed);
-    meter.update(static_cast<Id>(levels.size()) - l);
+  part = project_partition(space, graph, levels, part, num_parts, capacity,
+                           std::max(1, options.refine_sweeps), seed, options.progress,
+                           &stats.refine_moves);
+  // The layout reads the clusters of the first two levels only.
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    release_arcs(levels[l]);
+    if (l >= 2)
+      levels[l].coarse_of = IdView();
   }
   std::vector<std::int32_t> out(n);
   for (Id v = 0; v < n; ++v)
@@ -314,12 +318,12 @@ multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
   MultilevelStats local_stats;
   MultilevelStats &st = stats ? *stats : local_stats;
   std::vector<CoarseLevel> levels;
-  const std::vector<std::int32_t> part = partition_levels(
+  std::vector<std::int32_t> part = partition_levels(
       space, graph, n_factors[0], slice, n_factors.back(), num_cores - 1, options, st, levels);
 
   Kokkos::Profiling::ScopedRegion layout_region("ttgnn::order::layout");
   // Units: the first-level clusters (at most n_K nodes), or the nodes themselves.
-  const Id units = levels.empty() ? n : levels.front().coarse.graph.num_nodes();
+  const Id units = levels.empty() ? n : levels.front().coarse.num_nodes();
   IdView unit_of = levels.empty() ? IdView() : levels.front().coarse_of;
   auto unit = [&](Id v) { return levels.empty() ? v : unit_of(v); };
   // Nodes by (part, unit, id): counting sort by unit, then stably by part.
@@ -368,6 +372,12 @@ multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
     unit_key[v] = levels.size() >= 2 ? levels[1].coarse_of(unit(v)) : unit(v);
   st.spilled.push_back(lay_out_slices(space, graph, part, seq, runs, part_runs, local, unit_key,
                                       n_factors, options, st, old_to_row));
+  // Only old_to_row goes on to the slot refinement.
+  for (auto *v : {&seq, &runs, &part_runs, &local, &unit_key})
+    std::vector<Id>().swap(*v);
+  std::vector<std::int32_t>().swap(part);
+  levels.clear();
+  unit_of = IdView();
   refine_slots(space, graph, n_factors, options, st, old_to_row);
   for (int k = 3; k < num_cores; ++k)
     st.spilled.push_back(0);

@@ -48,6 +48,10 @@ struct MultilevelOptions {
   /// Coarsen until at most max(min_coarse_nodes, coarse_nodes_per_part · parts) nodes remain.
   std::int64_t coarse_nodes_per_part = 32;
   std::int64_t min_coarse_nodes = 2048;
+  /// Coarse levels with more arcs are not stored but read through their clusters of input
+  /// nodes (CoarsenOptions::max_stored_arcs; the same order either way); -1: an eighth of the
+  /// input graph's arcs.
+  std::int64_t max_stored_arcs = -1;
   ProgressLog progress; ///< lines on the coarsening and, with an ETA, the levels projected back
 };
 

@@ -10,6 +10,7 @@
 #include "order_test_graphs.hpp"
 #include "test_harness.hpp"
 
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -128,6 +129,86 @@ TEST_CASE("multilevel order: the same rows on Serial and OpenMP, for a seed [thr
     }
   }
 #endif
+}
+
+TTGNN_TEST_HOST_SPACES("coarsening: levels not stored give the same clusters and arcs") {
+  // A level read through its clusters of input nodes sums the same arc weights per label as its
+  // stored coarse graph, so every level (clusters, node weights, arc counts) and the stored
+  // last level are the same whether the levels above it are stored or not.
+  const PlantedPartition p = planted_partition(3000, 12, 12000, 3000, 23);
+  const auto g = make_graph(3000, p.edges);
+  for (auto [first_cap, cap] :
+       std::vector<std::pair<std::int64_t, std::int64_t>>{{4, 40}, {2, 2}}) {
+    CAPTURE(first_cap);
+    CAPTURE(cap);
+    CoarsenOptions co;
+    co.seed = 9;
+    co.first_cap = first_cap;
+    co.cap = cap;
+    co.target_nodes = 50;
+    const auto all = coarsen_graph(ExecutionSpace(), g, co);
+    co.max_stored_arcs = 0;
+    const auto last_only = coarsen_graph(ExecutionSpace(), g, co);
+    REQUIRE(all.size() >= 2);
+    REQUIRE(last_only.size() == all.size());
+    for (std::size_t l = 0; l < all.size(); ++l) {
+      CAPTURE(l);
+      CHECK(all[l].stored);
+      CHECK(last_only[l].stored == (l + 1 == all.size()));
+      CHECK(last_only[l].num_arcs == all[l].num_arcs);
+      CHECK(all[l].num_arcs == all[l].coarse.graph.num_arcs());
+      REQUIRE(last_only[l].coarse_of.extent(0) == all[l].coarse_of.extent(0));
+      for (std::size_t v = 0; v < all[l].coarse_of.extent(0); ++v)
+        REQUIRE(last_only[l].coarse_of(v) == all[l].coarse_of(v));
+      REQUIRE(last_only[l].coarse.num_nodes() == all[l].coarse.num_nodes());
+      for (std::int64_t c = 0; c < all[l].coarse.num_nodes(); ++c)
+        REQUIRE(last_only[l].coarse.node_weight(c) == all[l].coarse.node_weight(c));
+    }
+    CoarseGraph const &a = all.back().coarse, &b = last_only.back().coarse;
+    REQUIRE(b.graph.num_arcs() == a.graph.num_arcs());
+    for (std::int64_t c = 0; c <= a.num_nodes(); ++c)
+      REQUIRE(b.graph.row_map(c) == a.graph.row_map(c));
+    for (std::int64_t k = 0; k < a.graph.num_arcs(); ++k) {
+      REQUIRE(b.graph.entries(k) == a.graph.entries(k));
+      REQUIRE(b.edge_weight(k) == a.edge_weight(k));
+    }
+    // The arc weights of a stored level: the input arcs between its clusters.
+    auto const &top = all.back();
+    std::vector<std::int64_t> cluster(3000);
+    for (std::int64_t v = 0; v < 3000; ++v) {
+      std::int64_t u = v;
+      for (auto const &level : all)
+        u = level.coarse_of(u);
+      cluster[v] = u;
+    }
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> expected;
+    for (std::int64_t v = 0; v < 3000; ++v)
+      for (auto a_ = g.row_map(v); a_ < g.row_map(v + 1); ++a_)
+        if (cluster[v] != cluster[g.entries(a_)])
+          ++expected[{cluster[v], cluster[g.entries(a_)]}];
+    REQUIRE(static_cast<std::int64_t>(expected.size()) == top.num_arcs);
+    for (std::int64_t c = 0; c < top.coarse.num_nodes(); ++c)
+      for (auto k = top.coarse.graph.row_map(c); k < top.coarse.graph.row_map(c + 1); ++k)
+        CHECK(top.coarse.edge_weight(k) == expected[{c, top.coarse.graph.entries(k)}]);
+  }
+}
+
+TTGNN_TEST_HOST_SPACES("multilevel order: the same rows whether coarse levels are stored or not") {
+  const PlantedPartition p = planted_partition(4000, 16, 16000, 4000, 29);
+  const auto g = make_graph(4000, p.edges);
+  const std::vector<std::int64_t> n{16, 16, 17};
+  MultilevelOptions stored = forced(6), not_stored = forced(6);
+  stored.max_stored_arcs = std::numeric_limits<std::int64_t>::max();
+  not_stored.max_stored_arcs = 0;
+  MultilevelStats s1, s2;
+  const Rows a = multilevel_order(ExecutionSpace(), g, n, stored, &s1);
+  const Rows b = multilevel_order(ExecutionSpace(), g, n, not_stored, &s2);
+  REQUIRE(s1.levels >= 2);
+  CHECK(s2.levels == s1.levels);
+  CHECK(s2.refine_moves == s1.refine_moves);
+  check_rows(a, 4000, n);
+  for (std::int64_t v = 0; v < 4000; ++v)
+    REQUIRE(a(v) == b(v));
 }
 
 TEST_CASE("multilevel order on planted blocks: most edges stay inside a core-1 slice") {
