@@ -47,6 +47,11 @@ struct UnitWeight {
   Id operator()(Id) const { return 1; }
 };
 
+/// Prefetch distances (arcs) of the per-arc random reads: the label or cluster of an arc's head
+/// (near), and for a level read through its clusters, the head's cluster before that (far).
+constexpr Id kPrefetchNear = 6;
+constexpr Id kPrefetchFar = 12;
+
 /// The arcs of a stored graph (the input graph or a stored coarse level) as label propagation
 /// reads them: for_each(v, f) calls f(neighbour, weight) for every arc of v but a self loop.
 template <class Ordinal, class EdgeWeight> struct StoredArcs {
@@ -55,8 +60,12 @@ template <class Ordinal, class EdgeWeight> struct StoredArcs {
   Id num_nodes() const { return graph.num_nodes(); }
   /// At least the number of distinct neighbours of v.
   Id arc_bound(Id v) const { return graph.row_map(v + 1) - graph.row_map(v); }
-  template <class F> void for_each(Id v, F &&f) const {
-    for (Id a = graph.row_map(v); a < graph.row_map(v + 1); ++a) {
+  /// \p pre(u) is called kPrefetchNear arcs ahead of f (it prefetches what f will read of u).
+  template <class F, class P> void for_each(Id v, F &&f, P &&pre) const {
+    const Id e = graph.row_map(v + 1);
+    for (Id a = graph.row_map(v); a < e; ++a) {
+      if (a + kPrefetchNear < e)
+        pre(static_cast<Id>(graph.entries(a + kPrefetchNear)));
       const Id u = static_cast<Id>(graph.entries(a));
       if (u != v)
         f(u, ew(a));
@@ -79,13 +88,34 @@ template <class Ordinal> struct ClusterArcs {
       arcs += graph.row_map(members(i) + 1) - graph.row_map(members(i));
     return arcs;
   }
-  template <class F> void for_each(Id v, F &&f) const {
-    for (Id i = start(v); i < start(v + 1); ++i)
-      for (Id a = graph.row_map(members(i)); a < graph.row_map(members(i) + 1); ++a) {
-        const Id u = node_of(static_cast<Id>(graph.entries(a)));
+  /// \p pre as StoredArcs. The chain of reads to an arc's head cluster (member -> row -> head
+  /// -> cluster) is prefetched as a pipeline: rows three members ahead, heads two members ahead,
+  /// clusters kPrefetchFar arcs ahead (a member ahead for the first arcs of a row).
+  template <class F, class P> void for_each(Id v, F &&f, P &&pre) const {
+    const Id first = start(v), last = start(v + 1);
+    auto head = [&](Id a) { return static_cast<Id>(graph.entries(a)); };
+    auto row = [&](Id i) { return graph.row_map(members(i)); };
+    for (Id i = first; i < last; ++i) {
+      if (i + 3 < last)
+        __builtin_prefetch(&graph.row_map(members(i + 3)));
+      if (i + 2 < last)
+        __builtin_prefetch(&graph.entries(row(i + 2)));
+      if (i + 1 < last) {
+        const Id b = row(i + 1), e = std::min(graph.row_map(members(i + 1) + 1), b + kPrefetchFar);
+        for (Id a = b; a < e; ++a)
+          __builtin_prefetch(&node_of(head(a)));
+      }
+      const Id e = graph.row_map(members(i) + 1);
+      for (Id a = row(i); a < e; ++a) {
+        if (a + kPrefetchFar < e)
+          __builtin_prefetch(&node_of(head(a + kPrefetchFar)));
+        if (a + kPrefetchNear < e)
+          pre(node_of(head(a + kPrefetchNear)));
+        const Id u = node_of(head(a));
         if (u != v)
           f(u, Id(1));
       }
+    }
   }
 };
 
@@ -169,7 +199,9 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
         const int t = token.acquire();
         LabelTable &table = tab[t];
         table.reset(std::min(bound, n));
-        arcs.for_each(v, [&](Id u, Id w) { table.add(label(u), w); });
+        arcs.for_each(
+            v, [&](Id u, Id w) { table.add(label(u), w); },
+            [&](Id u) { __builtin_prefetch(&label(u)); });
         const Id cur = label(v), cur_w = table.get(cur), own = vw(v);
         Id best = -1, best_w = cur_w;
         std::uint64_t best_tie = 0;
@@ -280,11 +312,14 @@ CoarseLevel contract(ExecutionSpace const &space, Arcs const &arcs, IdView label
       bound += arcs.arc_bound(members(i));
     table.reset(std::min(bound, c));
     for (Id i = start(k); i < start(k + 1); ++i)
-      arcs.for_each(members(i), [&](Id u, Id w) {
-        const Id d = coarse_of(u);
-        if (d != k)
-          table.add(d, w);
-      });
+      arcs.for_each(
+          members(i),
+          [&](Id u, Id w) {
+            const Id d = coarse_of(u);
+            if (d != k)
+              table.add(d, w);
+          },
+          [&](Id u) { __builtin_prefetch(&coarse_of(u)); });
   };
   IdView crow("ttgnn::order::coarse_row_map", c + 1);
   Kokkos::parallel_for("ttgnn::order::coarse_degree", Policy(space, 0, c), [=](Id k) {
