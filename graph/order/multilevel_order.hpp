@@ -24,7 +24,9 @@
 /// Row ids are injective, in [0, n_1·...·n_K) (holes allowed), like
 /// HierarchicalPartition::old_to_row. METIS only ever sees coarse graphs (its 32-bit arc
 /// limit does not bound the input), the fine-graph work is O(E) per sweep in parallel kernels,
-/// and the result is the same at every thread count for a seed.
+/// and the result is the same at every thread count for a seed. Memory: a coarse level with
+/// more than max_stored_arcs arcs (default an eighth of the input's) is read through its clusters
+/// of input nodes instead of stored, with the same result; stored, a coarse arc takes 16 bytes.
 
 #include "core/host_only.hpp"
 #include "core/runtime/progress.hpp"
