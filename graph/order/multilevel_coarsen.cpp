@@ -200,7 +200,12 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
         LabelTable &table = tab[t];
         table.reset(std::min(bound, n));
         arcs.for_each(
-            v, [&](Id u, Id w) { table.add(label(u), w); },
+            v,
+            [&](Id u, Id w) {
+              const Id l = label(u);
+              __builtin_prefetch(&lw(l)); // read below for every label touched
+              table.add(l, w);
+            },
             [&](Id u) { __builtin_prefetch(&label(u)); });
         const Id cur = label(v), cur_w = table.get(cur), own = vw(v);
         Id best = -1, best_w = cur_w;
