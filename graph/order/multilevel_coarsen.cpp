@@ -99,7 +99,7 @@ template <class Ordinal> struct ClusterArcs {
       if (i + 3 < last)
         __builtin_prefetch(&graph.row_map(members(i + 3)));
       if (i + 2 < last)
-        __builtin_prefetch(&graph.entries(row(i + 2)));
+        __builtin_prefetch(graph.entries.data() + row(i + 2)); // may be one past the end
       if (i + 1 < last) {
         const Id b = row(i + 1), e = std::min(graph.row_map(members(i + 1) + 1), b + kPrefetchFar);
         for (Id a = b; a < e; ++a)
