@@ -44,8 +44,14 @@ struct CoarseLevel {
   CoarseGraph coarse;
   std::int64_t num_arcs = 0; ///< arcs of the coarse graph, stored or not
   bool stored = false;       ///< coarse.graph and coarse.edge_weight hold the coarse graph
-  std::int64_t cap = 0;      ///< largest cluster weight allowed at this level
-  int sweeps = 0;            ///< label-propagation sweeps run
+  /// Frees the stored arcs (the clusters and node weights stay).
+  void release_arcs() {
+    coarse.graph = CsrGraph<std::int64_t, Kokkos::HostSpace>();
+    coarse.edge_weight = Kokkos::View<std::int64_t *, Kokkos::HostSpace>();
+    stored = false;
+  }
+  std::int64_t cap = 0; ///< largest cluster weight allowed at this level
+  int sweeps = 0;       ///< label-propagation sweeps run
 };
 
 /// \brief Settings of coarsen_graph.
@@ -91,12 +97,13 @@ refine_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
 /// \brief Projects \p part, a partition of the last level of \p levels (coarsen_graph of
 /// \p graph), back to the nodes of \p graph, refining it on every level on the way as
 /// refine_partition does (\p sweeps sweeps; a seed per level from \p seed), on the stored
-/// coarse graph or through the clusters of a level that is not stored. Progress lines
-/// ("ordering: projected", in levels); \p moves (optional) adds the nodes moved.
+/// coarse graph or through the clusters of a level that is not stored, and frees each level's
+/// stored arcs once refined on (the clusters stay). Progress lines ("ordering: projected", in
+/// levels); \p moves (optional) adds the nodes moved.
 template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
 Kokkos::View<std::int64_t *, Kokkos::HostSpace>
 project_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                  std::vector<CoarseLevel> const &levels,
+                  std::vector<CoarseLevel> &levels,
                   Kokkos::View<std::int64_t *, Kokkos::HostSpace> part, std::int64_t num_parts,
                   std::int64_t capacity, int sweeps, std::uint64_t seed,
                   ProgressLog const &progress = {}, std::int64_t *moves = nullptr);

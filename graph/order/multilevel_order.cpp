@@ -53,13 +53,6 @@ int imbalance_permille(Id parts, Id cap, Id size, int levels_left, int upper) {
       std::clamp<double>(std::floor(1000.0 * (share - 1.0)), 1.0, std::max(1, upper)));
 }
 
-/// Frees a level's stored arcs (its clusters and node weights stay).
-void release_arcs(CoarseLevel &level) {
-  level.coarse.graph = CsrGraph<Id, Kokkos::HostSpace>();
-  level.coarse.edge_weight = IdView();
-  level.stored = false;
-}
-
 /// Parts of the fine nodes (steps 1, 2 of the header); \p levels receives the coarsening.
 template <class ExecutionSpace, class Ordinal>
 std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
@@ -111,7 +104,7 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
       r = metis_partition(space, cg.graph, num_parts, mo,
                           MetisWeights{cg.node_weight, cg.edge_weight});
       stats.coarse_arcs = cg.graph.num_arcs();
-      release_arcs(levels.back()); // only METIS reads the last level's arcs
+      levels.back().release_arcs(); // only METIS reads the last level's arcs
     }
     stats.metis_calls += r.called_metis;
     part = IdView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::coarse_part"),
@@ -124,11 +117,8 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
                            std::max(1, options.refine_sweeps), seed, options.progress,
                            &stats.refine_moves);
   // The layout reads the clusters of the first two levels only.
-  for (std::size_t l = 0; l < levels.size(); ++l) {
-    release_arcs(levels[l]);
-    if (l >= 2)
-      levels[l].coarse_of = IdView();
-  }
+  for (std::size_t l = 2; l < levels.size(); ++l)
+    levels[l].coarse_of = IdView();
   std::vector<std::int32_t> out(n);
   for (Id v = 0; v < n; ++v)
     out[v] = static_cast<std::int32_t>(part(v));
