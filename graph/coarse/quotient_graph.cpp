@@ -2,6 +2,7 @@
 
 #include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
+#include "graph/detail/group_members.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
@@ -120,24 +121,14 @@ quotient_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace>
   if (max_neighbours < 0)
     throw ConfigError("quotient_graph: max_neighbours must be >= 0 (0: all), got " +
                       std::to_string(max_neighbours));
-  // Members by group (counting sort, stable: members in increasing node id).
-  Kokkos::View<Id *, Kokkos::HostSpace> first("ttgnn::coarse::group_first", num_groups + 1);
-  for (Id v = 0; v < n; ++v) {
-    const Id g = group(v);
-    if (g < 0 || g >= num_groups)
+  for (Id v = 0; v < n; ++v)
+    if (group(v) < 0 || group(v) >= num_groups)
       throw ConfigError("quotient_graph: node " + std::to_string(v) + " has group " +
-                        std::to_string(g) + ", outside [0, " + std::to_string(num_groups) + ")");
-    ++first(g + 1);
-  }
-  for (Id g = 0; g < num_groups; ++g)
-    first(g + 1) += first(g);
-  Kokkos::View<Id *, Kokkos::HostSpace> members(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::coarse::members"), n);
-  {
-    std::vector<Id> next(first.data(), first.data() + num_groups);
-    for (Id v = 0; v < n; ++v)
-      members(next[group(v)]++) = v;
-  }
+                        std::to_string(group(v)) + ", outside [0, " + std::to_string(num_groups) +
+                        ")");
+  Kokkos::View<Id *, Kokkos::HostSpace> first, members; // members by group, in increasing id
+  detail::group_members(
+      n, num_groups, [&](Id v) { return group(v); }, first, members);
   using Policy =
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<Id>>;
   Kokkos::View<const Id *, Kokkos::HostSpace> cfirst = first, cmembers = members;

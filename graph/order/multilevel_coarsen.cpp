@@ -5,6 +5,7 @@
 #include "core/counter_rng.hpp"
 #include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
+#include "graph/detail/group_members.hpp"
 #include "graph/order/detail/label_weights.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
@@ -119,20 +120,6 @@ template <class Ordinal> struct ClusterArcs {
   }
 };
 
-/// Members of each of \p c groups, ascending: group of(v) holds v (counting sort); start has
-/// c + 1 offsets into members.
-template <class Of> void group_members(Id n, Id c, Of of, IdView &start, IdView &members) {
-  start = IdView("ttgnn::order::member_start", c + 1);
-  members = IdView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::members"), n);
-  for (Id v = 0; v < n; ++v)
-    ++start(of(v) + 1);
-  for (Id k = 0; k < c; ++k)
-    start(k + 1) += start(k);
-  std::vector<Id> fill(start.data(), start.data() + c);
-  for (Id v = 0; v < n; ++v)
-    members(fill[of(v)]++) = v;
-}
-
 /// The nodes of levels[top] as clusters of the input nodes (the coarse_of maps of levels 0 ..
 /// top composed).
 template <class ExecutionSpace, class Ordinal>
@@ -158,7 +145,7 @@ ClusterArcs<Ordinal> cluster_arcs(ExecutionSpace const &space,
                          node_of(v) = u;
                        });
   space.fence();
-  group_members(
+  detail::group_members(
       n, levels[top].coarse.num_nodes(), [&](Id v) { return node_of(v); }, arcs.start,
       arcs.members);
   return arcs;
@@ -306,7 +293,7 @@ CoarseLevel contract(ExecutionSpace const &space, Arcs const &arcs, IdView label
   space.fence();
   id_of = IdView();
   IdView start, members; // the members of each coarse node, ascending
-  group_members(
+  detail::group_members(
       n, c, [&](Id v) { return coarse_of(v); }, start, members);
   Kokkos::Experimental::UniqueToken<ExecutionSpace> token(space);
   std::vector<LabelTable> tables(token.size());
