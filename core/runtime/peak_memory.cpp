@@ -1,6 +1,9 @@
 #include "core/runtime/peak_memory.hpp"
 
 #include <sys/resource.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <fstream>
 #include <string>
@@ -23,6 +26,12 @@ double current_rss_mb() {
     if (line.rfind("VmRSS:", 0) == 0)
       return std::stod(line.substr(6)) / 1024.0; // kB
   return 0.0;
+}
+
+void release_free_memory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
 }
 
 } // namespace ttgnn

@@ -1,7 +1,8 @@
 #ifndef TTGNN_CORE_PEAK_MEMORY_HPP
 #define TTGNN_CORE_PEAK_MEMORY_HPP
 /// \file peak_memory.hpp
-/// \brief Peak resident memory of this process, the one measure every report uses.
+/// \brief Peak resident memory of this process, the one measure every report uses, and the
+/// return of freed heap memory to the system between stages.
 
 namespace ttgnn {
 
@@ -12,6 +13,12 @@ double peak_rss_mb();
 /// \brief Resident set size of this process now, in MiB (/proc/self/status' VmRSS; 0 where
 /// that is not available). Host memory only.
 double current_rss_mb();
+
+/// \brief Returns the free pages of the C heap to the system (glibc's malloc_trim; nothing
+/// elsewhere). glibc serves blocks below its mmap threshold, which grows to the largest block
+/// freed (up to 32 MiB), from the heap and keeps their pages after a free: between stages that
+/// free and allocate arrays of a few MiB per node count, those pages add to the peak.
+void release_free_memory();
 
 } // namespace ttgnn
 

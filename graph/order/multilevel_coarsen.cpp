@@ -5,6 +5,7 @@
 #include "core/counter_rng.hpp"
 #include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
+#include "core/runtime/peak_memory.hpp"
 #include "graph/detail/group_members.hpp"
 #include "graph/order/detail/label_weights.hpp"
 
@@ -164,9 +165,9 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
               ProgressMeter *meter = nullptr) {
   const Id n = arcs.num_nodes();
   using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>;
-  IdView target(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::lp_target"), n);
-  IdView gain(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::lp_gain"), n);
-  IdView movers(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::lp_movers"), n);
+  // Per round: its nodes (those of its colour, about n / kColours), their proposals and the
+  // movers among them, all indexed by the position in the round.
+  IdView nodes, target, gain, movers;
   Kokkos::Experimental::UniqueToken<ExecutionSpace> token(space);
   std::vector<LabelTable> tables(token.size());
   LabelTable *tab = tables.data();
@@ -176,10 +177,36 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
     const std::uint64_t sweep_seed = hash3(seed, kColourSalt, static_cast<std::uint64_t>(sweep));
     for (std::uint64_t colour = 0; colour < kColours; ++colour) {
       const std::uint64_t round_seed = hash3(sweep_seed, kColourSalt, colour);
-      Kokkos::parallel_for("ttgnn::order::lp_propose", Policy(space, 0, n), [=](Id v) {
-        target(v) = -1;
-        if (hash3(sweep_seed, 0, static_cast<std::uint64_t>(v)) % kColours != colour)
-          return;
+      auto in_round = [=](Id v) {
+        return hash3(sweep_seed, 0, static_cast<std::uint64_t>(v)) % kColours == colour;
+      };
+      Id size = 0;
+      Kokkos::parallel_reduce(
+          "ttgnn::order::lp_round_size", Policy(space, 0, n),
+          [=](Id v, Id &k) { k += in_round(v); }, size);
+      if (static_cast<Id>(nodes.extent(0)) < size) {
+        nodes = target = gain = movers = IdView(); // free before allocating larger ones
+        const Id room = size + size / 8;
+        auto alloc = [&](std::string const &label) {
+          return IdView(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), room);
+        };
+        nodes = alloc("ttgnn::order::lp_nodes");
+        target = alloc("ttgnn::order::lp_target");
+        gain = alloc("ttgnn::order::lp_gain");
+        movers = alloc("ttgnn::order::lp_movers");
+      }
+      auto round_nodes = nodes, round_target = target, round_gain = gain, round_movers = movers;
+      Kokkos::parallel_scan(
+          "ttgnn::order::lp_round_nodes", Policy(space, 0, n), [=](Id v, Id &k, bool final) {
+            if (in_round(v)) {
+              if (final)
+                round_nodes(k) = v;
+              ++k;
+            }
+          });
+      Kokkos::parallel_for("ttgnn::order::lp_propose", Policy(space, 0, size), [=](Id i) {
+        const Id v = round_nodes(i);
+        round_target(i) = -1;
         const Id bound = arcs.arc_bound(v);
         if (bound == 0)
           return;
@@ -211,17 +238,17 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
         }
         token.release(t);
         if (best >= 0) {
-          target(v) = best;
-          gain(v) = best_w - cur_w;
+          round_target(i) = best;
+          round_gain(i) = best_w - cur_w;
         }
       });
       Id count = 0;
       Kokkos::parallel_scan(
-          "ttgnn::order::lp_collect", Policy(space, 0, n),
-          [=](Id v, Id &k, bool final) {
-            if (target(v) >= 0) {
+          "ttgnn::order::lp_collect", Policy(space, 0, size),
+          [=](Id i, Id &k, bool final) {
+            if (round_target(i) >= 0) {
               if (final)
-                movers(k) = v;
+                round_movers(k) = i;
               ++k;
             }
           },
@@ -234,12 +261,13 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
           return target(a) < target(b);
         if (gain(a) != gain(b))
           return gain(a) > gain(b);
-        const std::uint64_t ha = hash3(round_seed, kOrderSalt, a);
-        const std::uint64_t hb = hash3(round_seed, kOrderSalt, b);
-        return ha != hb ? ha < hb : a < b;
+        const Id va = nodes(a), vb = nodes(b);
+        const std::uint64_t ha = hash3(round_seed, kOrderSalt, va);
+        const std::uint64_t hb = hash3(round_seed, kOrderSalt, vb);
+        return ha != hb ? ha < hb : va < vb;
       });
       for (Id i = 0; i < count; ++i) {
-        const Id v = m[i], to = target(v), own = vw(v);
+        const Id v = nodes(m[i]), to = target(m[i]), own = vw(v);
         if (lw(to) + own > cap)
           continue;
         lw(to) += own;
@@ -458,6 +486,7 @@ std::vector<CoarseLevel> coarsen_graph(ExecutionSpace const &space,
     nodes = coarse_nodes;
     arcs = level.num_arcs;
     levels.push_back(std::move(level));
+    release_free_memory(); // the level's label-propagation arrays
     if (stalled)
       break;
   }
@@ -514,6 +543,7 @@ project_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
                                     part, num_parts, capacity, sweeps, level_seed);
     if (l > 0)
       levels[l - 1].release_arcs(); // the stored levels would add up: 7.5 GB on a 2.2B-arc graph
+    release_free_memory();
     if (moves)
       *moves += moved;
     meter.update(static_cast<Id>(levels.size()) - l);

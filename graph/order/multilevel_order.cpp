@@ -5,6 +5,7 @@
 #include "core/counter_rng.hpp"
 #include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
+#include "core/runtime/peak_memory.hpp"
 #include "core/tt/tt_shape.hpp"
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/order/multilevel_coarsen.hpp"
@@ -123,6 +124,7 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
   for (Id v = 0; v < n; ++v)
     out[v] = static_cast<std::int32_t>(part(v));
   stats.spilled.push_back(spill_overfull_parts(graph, out, num_parts, capacity));
+  release_free_memory();
   return out;
 }
 
@@ -138,7 +140,7 @@ template <class ExecutionSpace, class Ordinal>
 Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                   std::vector<std::int32_t> const &part, std::vector<Id> const &seq,
                   std::vector<Id> const &runs, std::vector<Id> const &part_runs,
-                  std::vector<Id> const &local, std::vector<Id> const &unit_key,
+                  std::vector<Id> const &local, std::vector<Id> const &run_key,
                   std::vector<Id> const &n_factors, MultilevelOptions const &options,
                   MultilevelStats &stats, IdView old_to_row) {
   const Id p = n_factors[0], n2 = n_factors[1];
@@ -198,7 +200,7 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
       // rows in that order (the slot refinement then improves the slots).
       std::vector<std::pair<Id, Id>> order(units);
       for (Id u = 0; u < units; ++u)
-        order[u] = {unit_key[seq[rn[pr[q] + u]]], u};
+        order[u] = {run_key[pr[q] + u], u};
       std::sort(order.begin(), order.end());
       Id pos = 0;
       for (auto const &[key, u] : order)
@@ -324,6 +326,7 @@ multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
     start[u + 1] += start[u];
   for (Id v = 0; v < n; ++v)
     by_unit[start[unit(v)]++] = v;
+  std::vector<Id>().swap(start);
   const Id p = n_factors[0];
   std::vector<Id> part_start(p + 1, 0);
   for (Id v = 0; v < n; ++v)
@@ -344,30 +347,31 @@ multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
     st.spilled.push_back(0);
     return old_to_row;
   }
-  // Runs of equal unit inside each slice; local[v] = index of v's run in its slice.
-  std::vector<Id> runs, part_runs(p + 1, 0), local(n);
+  // Runs of equal unit inside each slice; local[v] = index of v's run in its slice. The order of
+  // the runs where METIS does not split a slice: run_key, their unit's second-level cluster.
+  std::vector<Id> runs, run_key, part_runs(p + 1, 0), local(n);
   for (Id q = 0; q < p; ++q) {
     part_runs[q] = static_cast<Id>(runs.size());
     for (Id i = part_start[q]; i < part_start[q + 1]; ++i) {
-      if (i == part_start[q] || unit(seq[i]) != unit(seq[i - 1]))
+      const Id u = unit(seq[i]);
+      if (i == part_start[q] || u != unit(seq[i - 1])) {
         runs.push_back(i);
+        run_key.push_back(levels.size() >= 2 ? levels[1].coarse_of(u) : u);
+      }
       local[seq[i]] = static_cast<Id>(runs.size()) - 1 - part_runs[q];
     }
   }
   part_runs[p] = static_cast<Id>(runs.size());
   runs.push_back(n);
-  // Order of the units where METIS does not split a slice: their second-level cluster.
-  std::vector<Id> unit_key(n);
-  for (Id v = 0; v < n; ++v)
-    unit_key[v] = levels.size() >= 2 ? levels[1].coarse_of(unit(v)) : unit(v);
-  st.spilled.push_back(lay_out_slices(space, graph, part, seq, runs, part_runs, local, unit_key,
+  st.spilled.push_back(lay_out_slices(space, graph, part, seq, runs, part_runs, local, run_key,
                                       n_factors, options, st, old_to_row));
   // Only old_to_row goes on to the slot refinement.
-  for (auto *v : {&seq, &runs, &part_runs, &local, &unit_key})
+  for (auto *v : {&seq, &runs, &part_runs, &local, &run_key})
     std::vector<Id>().swap(*v);
   std::vector<std::int32_t>().swap(part);
   levels.clear();
   unit_of = IdView();
+  release_free_memory();
   refine_slots(space, graph, n_factors, options, st, old_to_row);
   for (int k = 3; k < num_cores; ++k)
     st.spilled.push_back(0);
