@@ -543,7 +543,6 @@ project_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
                                     part, num_parts, capacity, sweeps, level_seed);
     if (l > 0)
       levels[l - 1].release_arcs(); // the stored levels would add up: 7.5 GB on a 2.2B-arc graph
-    release_free_memory();
     if (moves)
       *moves += moved;
     meter.update(static_cast<Id>(levels.size()) - l);

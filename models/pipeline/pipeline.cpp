@@ -166,6 +166,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   NodeInput<Scalar, Space> input = make_node_input(space, data, c, o, log, info);
   stage.emplace("setting up training");
   out.init_time_s = since(t_init);
+  out.prepare_peak_rss_mb = peak_rss_mb();
   record_init(info, out);
 
   const NodeMetric metric = run_metric(c, pdata);
@@ -242,6 +243,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   MinibatchInput<Scalar, Space> input = make_minibatch_input(space, c, o, log, info);
   stage.emplace("setting up training");
   out.init_time_s = since(t_init);
+  out.prepare_peak_rss_mb = peak_rss_mb();
   record_init(info, out);
   GnnModel<Scalar, Space, std::int32_t> model(gnn_config(c, input.dim(), pdata.num_classes));
   MinibatchTrainer<Space> trainer(space, pdata, model, input, device_targets<Space>(pdata, metric),

@@ -71,6 +71,7 @@ std::string run_json(RunResult const &r, RunConfig const &c) {
   j.field("init_time_s", r.init_time_s);
   j.field("total_time_s", r.total_time_s);
   j.field("peak_rss_mb", r.peak_rss_mb);
+  j.field("prepare_peak_rss_mb", r.prepare_peak_rss_mb);
   j.raw("memory", to_json(r.memory));
   if (r.memory_plan.budget_mb > 0) {
     auto const &m = r.memory_plan;

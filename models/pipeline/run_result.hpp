@@ -52,6 +52,8 @@ struct RunResult {
   double batch_time_s = 0;      ///< mini-batch: median time per batch
   std::int64_t batches_per_epoch = 0;
   double peak_rss_mb = 0;
+  /// Peak RSS once the input is initialised (load, order, init), before the training setup.
+  double prepare_peak_rss_mb = 0;
   /// Under --memory-budget (budget_mb 0: none): what the activations were given, the schedule,
   /// the predicted peak next to peak_rss_mb, and the recomputation's cost.
   MemoryPlan memory_plan;
