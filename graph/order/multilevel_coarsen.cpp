@@ -196,14 +196,14 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
         movers = alloc("ttgnn::order::lp_movers");
       }
       auto round_nodes = nodes, round_target = target, round_gain = gain, round_movers = movers;
-      Kokkos::parallel_scan(
-          "ttgnn::order::lp_round_nodes", Policy(space, 0, n), [=](Id v, Id &k, bool final) {
-            if (in_round(v)) {
-              if (final)
-                round_nodes(k) = v;
-              ++k;
-            }
-          });
+      Kokkos::parallel_scan("ttgnn::order::lp_round_nodes", Policy(space, 0, n),
+                            [=](Id v, Id &k, bool final) {
+                              if (in_round(v)) {
+                                if (final)
+                                  round_nodes(k) = v;
+                                ++k;
+                              }
+                            });
       Kokkos::parallel_for("ttgnn::order::lp_propose", Policy(space, 0, size), [=](Id i) {
         const Id v = round_nodes(i);
         round_target(i) = -1;
