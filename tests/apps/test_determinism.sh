@@ -20,7 +20,7 @@ import json, sys
 d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 d.get("memory", {}).pop("peak_rss_mb", None)  # measured, not computed
 for k in list(d):
-    if k == "peak_rss_mb" or "_time" in k or k.endswith("_s") or k.endswith("_seconds"):
+    if k.endswith("peak_rss_mb") or "_time" in k or k.endswith("_s") or k.endswith("_seconds"):
         del d[k]
 print(json.dumps(d, sort_keys=True))
 PY

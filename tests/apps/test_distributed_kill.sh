@@ -25,8 +25,9 @@ import json, sys
 d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 d.pop("memory", None)  # peaks measured by the run (a resumed run sees fewer batches)
 for k in list(d):
-    if "time" in k or "seconds" in k or k in {"peak_rss_mb", "checkpoint", "resume", "first_epoch",
-                                              "checkpoint_epoch", "metrics_out", "comm_bytes_per_step"}:
+    if "time" in k or "seconds" in k or k.endswith("peak_rss_mb") or k in {
+            "checkpoint", "resume", "first_epoch", "checkpoint_epoch", "metrics_out",
+            "comm_bytes_per_step"}:
         del d[k]
 print(json.dumps(d, sort_keys=True))
 PY

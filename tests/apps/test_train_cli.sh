@@ -36,7 +36,7 @@ python3 - out.json <<'PY'
 import json, sys
 d = json.loads(open(sys.argv[1]).read())
 need = ["test_acc", "valid_acc", "train_acc", "best_epoch", "gnn_params", "embedding_params",
-        "compression", "epoch_time_s", "peak_rss_mb",
+        "compression", "epoch_time_s", "peak_rss_mb", "prepare_peak_rss_mb",
         # every setting
         "dataset", "split", "model", "input", "order", "init", "tt_rank", "tt_shape", "tt_dims",
         "emb_dim", "hidden", "layers", "dropout", "epochs", "lr", "weight_decay", "optimizer",
@@ -52,6 +52,7 @@ assert d["input"] == "tt" and d["order"] == "metis-hier" and d["tt_rank"] == 4, 
 assert d["embedding_params"] > 0 and d["compression"] > 10, d
 assert 0 <= d["test_acc"] <= 1 and 1 <= d["best_epoch"] <= 4, d
 assert d["peak_rss_mb"] > 1 and d["epoch_time_s"] > 0, d
+assert 1 < d["prepare_peak_rss_mb"] <= d["peak_rss_mb"], d
 assert d["metric"] == "acc" and d["test_metric"] == d["test_acc"] and not d["multilabel"], d
 # a learned table gets the table preset where the command line is silent
 assert d["input_dropout"] == 0.5 and d["weight_decay"] == 0 and d["patience"] == 100, d
