@@ -16,8 +16,8 @@ double current_rss_mb();
 
 /// \brief Returns the free pages of the C heap to the system (glibc's malloc_trim; nothing
 /// elsewhere). glibc serves blocks below its mmap threshold, which grows to the largest block
-/// freed (up to 32 MiB), from the heap and keeps their pages after a free: between stages that
-/// free and allocate arrays of a few MiB per node count, those pages add to the peak.
+/// freed (up to 32 MiB), from the heap and keeps their pages after a free, so the arrays one
+/// stage frees stay resident, and add to the peak, while the next stage allocates others.
 void release_free_memory();
 
 } // namespace ttgnn
