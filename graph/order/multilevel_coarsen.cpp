@@ -156,11 +156,13 @@ using LabelTable = detail::LabelWeights;
 
 /// Label propagation over \p label (weights per label in \p lw, updated) for at most
 /// \p sweeps sweeps; a label's weight stays <= cap unless it already exceeded it. Stops early
-/// when a sweep moves fewer than 1% of the nodes. \p meter (optional) counts the rounds (sweeps x
+/// when a sweep moves fewer than 1% of the nodes. \p group > 0: a node only moves to labels l
+/// with l / group == its label / group. \p meter (optional) counts the rounds (sweeps x
 /// kColours; an early stop leaves it short). Returns the sweeps run.
 template <class ExecutionSpace, class Arcs, class NodeWeight>
 int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdView label, IdView lw,
-              Id cap, int sweeps, std::uint64_t seed, Id &moves, ProgressMeter *meter = nullptr) {
+              Id cap, int sweeps, std::uint64_t seed, Id &moves, Id group = 0,
+              ProgressMeter *meter = nullptr) {
   const Id n = arcs.num_nodes();
   using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>;
   // Per round: its nodes (those of its colour, about n / kColours), their proposals and the
@@ -224,7 +226,8 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
         std::uint64_t best_tie = 0;
         for (std::size_t s : table.touched) {
           const Id l = table.keys[s], w = table.weights[s];
-          if (l == cur || w < best_w || lw(l) + own > cap)
+          if (l == cur || w < best_w || lw(l) + own > cap ||
+              (group > 0 && l / group != cur / group))
             continue;
           const std::uint64_t tie = hash3(round_seed ^ kTieSalt, v, l);
           if (w > best_w || (best >= 0 && tie > best_tie)) {
@@ -401,7 +404,7 @@ CoarseLevel coarsen_once(ExecutionSpace const &space, Arcs const &arcs, NodeWeig
   // rounds before it).
   const Id rounds = static_cast<Id>(sweeps) * static_cast<Id>(kColours);
   ProgressMeter meter(progress, what, rounds + kContractSteps, "steps");
-  const int run = propagate(space, arcs, vw, label, lw, cap, sweeps, seed, moves, &meter);
+  const int run = propagate(space, arcs, vw, label, lw, cap, sweeps, seed, moves, 0, &meter);
   CoarseLevel level = contract(space, arcs, label, lw, store);
   meter.update(rounds + kContractSteps);
   level.cap = cap;
@@ -409,20 +412,24 @@ CoarseLevel coarsen_once(ExecutionSpace const &space, Arcs const &arcs, NodeWeig
   return level;
 }
 
-/// Refinement of \p part over a level's \p arcs (see project_partition).
+/// Refinement of \p part over a level's \p arcs (see refine_partition).
 template <class ExecutionSpace, class Arcs, class NodeWeight>
 Id refine(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdView part, Id num_parts,
-          Id capacity, int sweeps, std::uint64_t seed) {
+          Id capacity, int sweeps, std::uint64_t seed, Id group = 0,
+          ProgressLog const &progress = {}, std::string const &what = {}) {
   IdView pw("ttgnn::order::part_weight", num_parts);
   for (Id v = 0; v < arcs.num_nodes(); ++v) {
     if (part(v) < 0 || part(v) >= num_parts)
-      throw ConfigError("project_partition: node " + std::to_string(v) + " has part " +
+      throw ConfigError("refine_partition: node " + std::to_string(v) + " has part " +
                         std::to_string(part(v)) + " outside [0, " + std::to_string(num_parts) +
                         ")");
     pw(part(v)) += vw(v);
   }
   Id moves = 0;
-  propagate(space, arcs, vw, part, pw, capacity, sweeps, seed, moves);
+  const Id rounds = static_cast<Id>(sweeps) * static_cast<Id>(kColours);
+  ProgressMeter meter(progress, what, rounds, "rounds");
+  propagate(space, arcs, vw, part, pw, capacity, sweeps, seed, moves, group, &meter);
+  meter.update(rounds);
   return moves;
 }
 
@@ -499,6 +506,16 @@ std::vector<CoarseLevel> coarsen_graph(ExecutionSpace const &space,
 }
 
 template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
+std::int64_t refine_partition(ExecutionSpace const &space,
+                              CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                              Kokkos::View<std::int64_t *, Kokkos::HostSpace> part,
+                              std::int64_t num_parts, std::int64_t capacity, int sweeps,
+                              std::uint64_t seed, std::int64_t group, ProgressLog const &progress) {
+  return refine(space, StoredArcs<Ordinal, UnitWeight>{graph, {}}, UnitWeight{}, part, num_parts,
+                capacity, sweeps, seed, group, progress, "ordering: slot refinement");
+}
+
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only>
 Kokkos::View<std::int64_t *, Kokkos::HostSpace>
 project_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                   std::vector<CoarseLevel> &levels,
@@ -536,6 +553,10 @@ project_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
 #define TTGNN_INSTANTIATE_COARSEN(SPACE, ORDINAL)                                                  \
   template std::vector<CoarseLevel> coarsen_graph<SPACE, ORDINAL>(                                 \
       SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &, CoarsenOptions const &);        \
+  template std::int64_t refine_partition<SPACE, ORDINAL>(                                          \
+      SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                                 \
+      Kokkos::View<std::int64_t *, Kokkos::HostSpace>, std::int64_t, std::int64_t, int,            \
+      std::uint64_t, std::int64_t, ProgressLog const &);                                           \
   template Kokkos::View<std::int64_t *, Kokkos::HostSpace> project_partition<SPACE, ORDINAL>(      \
       SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &, std::vector<CoarseLevel> &,     \
       Kokkos::View<std::int64_t *, Kokkos::HostSpace>, std::int64_t, std::int64_t, int,            \

@@ -80,11 +80,23 @@ std::vector<CoarseLevel> coarsen_graph(ExecutionSpace const &space,
                                        CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                                        CoarsenOptions const &options);
 
+/// \brief Refines a partition of a graph by label propagation over the part ids: nodes move to
+/// the neighbouring part with most arc weight while it has room (part weight <= \p capacity;
+/// overfull parts are only left, never entered). \p part is updated in place. Unit weights.
+/// \p group > 0 keeps every node in its group of parts: part p only moves to parts q with
+/// q / group == p / group (the slots of one core-1 slice). \p progress: lines with an ETA
+/// ("ordering: slot refinement", in label-propagation rounds) once it runs long. Returns the
+/// number of moves.
+template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
+std::int64_t
+refine_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                 Kokkos::View<std::int64_t *, Kokkos::HostSpace> part, std::int64_t num_parts,
+                 std::int64_t capacity, int sweeps, std::uint64_t seed, std::int64_t group = 0,
+                 ProgressLog const &progress = {});
+
 /// \brief Projects \p part, a partition of the last level of \p levels (coarsen_graph of
-/// \p graph), back to the nodes of \p graph, refining it on every level on the way by
-/// label propagation over the part ids (nodes move to the neighbouring part with most arc
-/// weight while it has room: part weight <= \p capacity; overfull parts are only left, never
-/// entered; \p sweeps sweeps; a seed per level from \p seed), on the stored
+/// \p graph), back to the nodes of \p graph, refining it on every level on the way as
+/// refine_partition does (\p sweeps sweeps; a seed per level from \p seed), on the stored
 /// coarse graph or through the clusters of a level that is not stored, and frees each level's
 /// stored arcs once refined on (the clusters stay). Progress lines ("ordering: projected", in
 /// levels); \p moves (optional) adds the nodes moved.

@@ -197,7 +197,7 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
       continue;
     if (units > kMetisUnitsPerPart * n2) {
       // Too many units for a quick METIS call: units ordered by their second-level cluster,
-      // rows in that order.
+      // rows in that order (the slot refinement then improves the slots).
       std::vector<std::pair<Id, Id>> order(units);
       for (Id u = 0; u < units; ++u)
         order[u] = {run_key[pr[q] + u], u};
@@ -254,6 +254,31 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
   }
   meter.update(p);
   return overflow_total;
+}
+
+/// Refines the level-2 slots (i_1, i_2) on the fine graph, inside each core-1 slice, then
+/// renumbers the rows of every slot in their previous order.
+template <class ExecutionSpace, class Ordinal>
+void refine_slots(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                  std::vector<Id> const &n_factors, MultilevelOptions const &options,
+                  MultilevelStats &stats, IdView old_to_row) {
+  const Id n = graph.num_nodes(), n2 = n_factors[1], slots = n_factors[0] * n2;
+  Id sub_cap = 1;
+  for (std::size_t k = 2; k < n_factors.size(); ++k)
+    sub_cap *= n_factors[k];
+  IdView slot(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::slot"), n);
+  for (Id v = 0; v < n; ++v)
+    slot(v) = old_to_row(v) / sub_cap;
+  stats.refine_moves +=
+      refine_partition(space, graph, slot, slots, sub_cap, std::max(1, options.refine_sweeps),
+                       splitmix64_hash(options.metis.seed ^ 0x5107ull), n2, options.progress);
+  // Each slot's rows in the nodes' previous row order: walk the previous rows in order.
+  std::vector<Id> node_at(slots * sub_cap, -1), fill(slots, 0);
+  for (Id v = 0; v < n; ++v)
+    node_at[old_to_row(v)] = v;
+  for (Id v : node_at)
+    if (v >= 0)
+      old_to_row(v) = slot(v) * sub_cap + fill[slot(v)]++;
 }
 
 } // namespace
@@ -340,6 +365,14 @@ multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
   runs.push_back(n);
   st.spilled.push_back(lay_out_slices(space, graph, part, seq, runs, part_runs, local, run_key,
                                       n_factors, options, st, old_to_row));
+  // Only old_to_row goes on to the slot refinement.
+  for (auto *v : {&seq, &runs, &part_runs, &local, &run_key})
+    std::vector<Id>().swap(*v);
+  std::vector<std::int32_t>().swap(part);
+  levels.clear();
+  unit_of = IdView();
+  release_free_memory();
+  refine_slots(space, graph, n_factors, options, st, old_to_row);
   for (int k = 3; k < num_cores; ++k)
     st.spilled.push_back(0);
   return old_to_row;

@@ -17,9 +17,8 @@
 ///      without local clustering); each part fills its own slot, cluster by cluster (ascending
 ///      ids inside), and what does not fit fills the free rows of the slice's other slots in
 ///      order. A slice of more clusters lays them out in the order of their second-level
-///      cluster. The slots are not refined on the fine graph: that raised the share of edges
-///      inside a slot by 1-2% and cost up to 0.035 of TT test accuracy (docs/SCALE.md).
-///      K = 2: the slice's clusters follow each other.
+///      cluster. Then label propagation refines the (i_1, i_2) slots on the fine graph, inside
+///      each slice. K = 2: the slice's clusters follow each other.
 /// Profiling regions: ttgnn::order::multilevel around ttgnn::order::coarsen (step 1),
 /// ttgnn::order::partition_coarse and ttgnn::order::project (step 2), ttgnn::order::layout.
 /// Row ids are injective, in [0, n_1·...·n_K) (holes allowed), like
