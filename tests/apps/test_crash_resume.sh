@@ -24,8 +24,8 @@ strip_json() {
   python3 - "$1" <<'PY'
 import json, sys
 d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
-drop = {"peak_rss_mb", "prepare_peak_rss_mb", "checkpoint", "resume", "export_embeddings", "metrics_out", "curve_svg",
-        "first_epoch", "checkpoint_epoch"}
+drop = {"peak_rss_mb", "prepare_peak_rss_mb", "checkpoint", "resume", "export_embeddings",
+        "metrics_out", "curve_svg", "first_epoch", "checkpoint_epoch"}
 d.pop("memory", None)  # peaks measured by the run (a resumed run sees fewer batches)
 for k in list(d):
     if k in drop or "_time" in k or k.endswith("_seconds"):
