@@ -180,10 +180,24 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
       auto in_round = [=](Id v) {
         return hash3(sweep_seed, 0, static_cast<std::uint64_t>(v)) % kColours == colour;
       };
-      Id size = 0;
-      Kokkos::parallel_reduce(
-          "ttgnn::order::lp_round_size", Policy(space, 0, n),
-          [=](Id v, Id &k) { k += in_round(v); }, size);
+      // The round's nodes into `nodes` (as many as fit): their count.
+      auto collect_round = [&] {
+        IdView out = nodes;
+        const Id room = static_cast<Id>(out.extent(0));
+        Id k_end = 0;
+        Kokkos::parallel_scan(
+            "ttgnn::order::lp_round_nodes", Policy(space, 0, n),
+            [=](Id v, Id &k, bool final) {
+              if (in_round(v)) {
+                if (final && k < room)
+                  out(k) = v;
+                ++k;
+              }
+            },
+            k_end);
+        return k_end;
+      };
+      Id size = collect_round();
       if (static_cast<Id>(nodes.extent(0)) < size) {
         nodes = target = gain = movers = IdView(); // free before allocating larger ones
         const Id room = size + size / 8;
@@ -194,16 +208,9 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
         target = alloc("ttgnn::order::lp_target");
         gain = alloc("ttgnn::order::lp_gain");
         movers = alloc("ttgnn::order::lp_movers");
+        size = collect_round();
       }
       auto round_nodes = nodes, round_target = target, round_gain = gain, round_movers = movers;
-      Kokkos::parallel_scan("ttgnn::order::lp_round_nodes", Policy(space, 0, n),
-                            [=](Id v, Id &k, bool final) {
-                              if (in_round(v)) {
-                                if (final)
-                                  round_nodes(k) = v;
-                                ++k;
-                              }
-                            });
       Kokkos::parallel_for("ttgnn::order::lp_propose", Policy(space, 0, size), [=](Id i) {
         const Id v = round_nodes(i);
         round_target(i) = -1;

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/runtime/peak_memory.hpp"
 #include "core/tt/tt_shape.hpp"
+#include "graph/detail/group_members.hpp"
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/order/multilevel_coarsen.hpp"
 
@@ -319,14 +320,10 @@ multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
   IdView unit_of = levels.empty() ? IdView() : levels.front().coarse_of;
   auto unit = [&](Id v) { return levels.empty() ? v : unit_of(v); };
   // Nodes by (part, unit, id): counting sort by unit, then stably by part.
-  std::vector<Id> start(units + 1, 0), by_unit(n), seq(n);
-  for (Id v = 0; v < n; ++v)
-    ++start[unit(v) + 1];
-  for (Id u = 0; u < units; ++u)
-    start[u + 1] += start[u];
-  for (Id v = 0; v < n; ++v)
-    by_unit[start[unit(v)]++] = v;
-  std::vector<Id>().swap(start);
+  IdView unit_start, by_unit;
+  detail::group_members(n, units, unit, unit_start, by_unit);
+  unit_start = IdView();
+  std::vector<Id> seq(n);
   const Id p = n_factors[0];
   std::vector<Id> part_start(p + 1, 0);
   for (Id v = 0; v < n; ++v)
@@ -335,10 +332,10 @@ multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
     part_start[q + 1] += part_start[q];
   {
     std::vector<Id> fill(part_start.begin(), part_start.end() - 1);
-    for (Id v : by_unit)
-      seq[fill[part[v]]++] = v;
+    for (Id i = 0; i < n; ++i)
+      seq[fill[part[by_unit(i)]]++] = by_unit(i);
   }
-  std::vector<Id>().swap(by_unit);
+  by_unit = IdView();
   IdView old_to_row(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::order::old_to_row"), n);
   if (num_cores == 2) {
     for (Id q = 0; q < p; ++q)
