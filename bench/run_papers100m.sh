@@ -26,12 +26,13 @@
 #   train         ttgnn train: mini-batch GraphSAGE (3 layers, hidden 256, fan-outs 12,12,12,
 #                 batch 1024) on a TT embedding (d 128, rank 8, no features) for MAX_BATCHES
 #                 batches, then evaluation of the test nodes only (--eval-nodes test, sampled
-#                 with EVAL_FANOUT), node order TRAIN_ORDER
+#                 with EVAL_FANOUT), node order TRAIN_ORDER, init TRAIN_INIT
 # Environment: THREADS (2), MAX_BATCHES (20), EVAL_FANOUT (12,12,12; "-1,-1,-1" = exact),
 # LP_SWEEPS (10: most label-propagation sweeps per level), TRAIN_ORDER (original: the
 # generator's ids are a random layout; lp-hier recomputes the order inside train and holds the
-# dataset in both orders), METIS (0), METIS_MAX_DEGREE (16). The raw JSON of every stage is kept
-# in WORK_DIR/*.json, GNU time's output in WORK_DIR/*.time; a stage whose .time exists is not
+# dataset in both orders), TRAIN_INIT (gaussian; spectral: from the eigenvectors of the graph of
+# the TT slots, the default of `ttgnn train --input tt`), METIS (0), METIS_MAX_DEGREE (16). The
+# raw JSON of every stage is kept in WORK_DIR/*.json, GNU time's output in WORK_DIR/*.time; a stage whose .time exists is not
 # run again (delete it to rerun). ORDERS=0 skips the order stages.
 #
 # Dry runs: NODES (the third argument) = 2000000 gives the same stages at 1/55 of the size;
@@ -47,6 +48,7 @@ batches=${MAX_BATCHES:-20}
 eval_fanout=${EVAL_FANOUT:-12,12,12}
 lp_sweeps=${LP_SWEEPS:-10}
 train_order=${TRAIN_ORDER:-original}
+train_init=${TRAIN_INIT:-gaussian}
 max_degree=${METIS_MAX_DEGREE:-16}
 ttgnn=$build/bin/ttgnn
 mkdir -p "$work"
@@ -70,7 +72,7 @@ fi
 part=("$ttgnn" partition --dataset "$data" --cache "$cache" --split random --json)
 stage load "${part[@]}" --order original
 stage train "$ttgnn" train --dataset "$data" --cache "$cache" --model sage --layers 3 \
-  --hidden 256 --input tt --emb-dim 128 --tt-rank 8 --order "$train_order" --init gaussian \
+  --hidden 256 --input tt --emb-dim 128 --tt-rank 8 --order "$train_order" --init "$train_init" \
   --batch-size 1024 --fanout 12,12,12 --lr 0.001 --dropout 0.1 --epochs 1 \
   --max-batches "$batches" --eval-nodes test --eval-fanout "$eval_fanout" \
   --eval-batch-size 4096 --json --quiet
@@ -125,9 +127,12 @@ for name in ["generate", "load", "order_lp", "order_random", "order_metis", "tra
         bt, bpe = j.get("batch_time_s", 0), j.get("batches_per_epoch", 0)
         rec.update(batch_time_s=bt, batches_per_epoch=bpe, projected_epoch_s=bt * bpe,
                    eval_time_s=j.get("eval_time_s"), test_metric=j.get("test_metric"),
-                   load_time_s=j.get("load_time_s"), memory=m)
-        note = ("batch %.3f s, epoch %.0f s projected (%d batches), test %.4f (eval %.0f s); "
+                   load_time_s=j.get("load_time_s"), init=j.get("init"),
+                   init_time_s=j.get("init_time_s"), init_slots=j.get("init_slots"),
+                   prepare_peak_rss_mb=j.get("prepare_peak_rss_mb"), memory=m)
+        note = ("init %s %.1f s, prepare peak %s MiB; batch %.3f s, epoch %.0f s projected (%d batches), test %.4f (eval %.0f s); "
                 "graph %.0f, table %.1f, opt %.1f, act %.0f, sampler %.0f, eval %.0f MB") % (
+            j.get("init"), j.get("init_time_s") or 0, j.get("prepare_peak_rss_mb"),
             bt, bt * bpe, bpe, j.get("test_metric", -1), j.get("eval_time_s", 0),
             m.get("graph_mb", 0), m.get("table_mb", 0), m.get("optimizer_mb", 0),
             m.get("activations_mb", 0), m.get("sampler_mb", 0), m.get("eval_mb", 0))
