@@ -36,8 +36,9 @@ constexpr Id kMergeDivisor = 8;
 constexpr Id kStoredArcsDivisor = 8;
 
 /// A slice is split by METIS when it holds at most this many units (first-level clusters) per
-/// sub-slice; a METIS k-way call on more (thousands of tiny clusters, as label propagation
-/// leaves on graphs without local clustering) costs a good part of a second per slice.
+/// slot, else its slots are grown greedily: a METIS k-way call on more (thousands of tiny
+/// clusters, as label propagation leaves on graphs without local clustering) costs a good part
+/// of a second per slice.
 constexpr Id kMetisUnitsPerPart = 8;
 
 /// Largest number of arcs METIS takes (MetisOptions::arc_limit, idx_t).
@@ -135,8 +136,70 @@ struct SliceGraph {
   std::vector<Id> xadj{0}, adj, edge_weight, node_weight;
 };
 
-/// Splits each slice into n_2 sub-slices of \p sub_cap rows and writes the rows (step 3 of the
-/// header); returns the nodes that did not fit their sub-slice.
+/// Slots of a slice's units by greedy graph growing: slot after slot, from the first unassigned
+/// unit in \p seed_order, add the unit with the most edge weight to the slot per node (ties:
+/// earlier in \p seed_order) until the slot holds its share of the nodes left, as even as the
+/// units allow; a unit that fits no slot keeps slot -1.
+std::vector<Id> grow_slots(SliceGraph const &g, std::vector<Id> const &seed_order, Id slots,
+                           Id slot_cap) {
+  const Id units = static_cast<Id>(g.node_weight.size());
+  std::vector<Id> slot(units, -1), conn(units, 0), rank(units), touched;
+  for (Id i = 0; i < units; ++i)
+    rank[seed_order[i]] = i;
+  Id left = 0, next_seed = 0;
+  for (Id w : g.node_weight)
+    left += w;
+  // Edge weight to the slot per node, in 1/4096ths.
+  auto key = [&](Id v) { return (conn[v] << 12) / g.node_weight[v]; };
+  using Entry = std::pair<Id, Id>; // (key, -rank)
+  std::vector<Entry> heap;
+  for (Id j = 0; j < slots && left > 0; ++j) {
+    const Id target = std::min(slot_cap, (left + slots - j - 1) / (slots - j));
+    Id fill = 0;
+    heap.clear();
+    auto fits = [&](Id u) { return slot[u] < 0 && fill + g.node_weight[u] <= slot_cap; };
+    while (fill < target) {
+      Id u = -1;
+      while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end());
+        const auto [c, r] = heap.back();
+        heap.pop_back();
+        const Id v = seed_order[-r];
+        if (fits(v) && key(v) == c) {
+          u = v;
+          break;
+        }
+      }
+      for (Id i = next_seed; u < 0 && i < units; ++i)
+        if (fits(seed_order[i]))
+          u = seed_order[i];
+      if (u < 0)
+        break;
+      slot[u] = j;
+      fill += g.node_weight[u];
+      while (next_seed < units && slot[seed_order[next_seed]] >= 0)
+        ++next_seed;
+      for (Id a = g.xadj[u]; a < g.xadj[u + 1]; ++a) {
+        const Id v = g.adj[a];
+        if (slot[v] >= 0)
+          continue;
+        if (conn[v] == 0)
+          touched.push_back(v);
+        conn[v] += g.edge_weight[a];
+        heap.emplace_back(key(v), -rank[v]);
+        std::push_heap(heap.begin(), heap.end());
+      }
+    }
+    left -= fill;
+    for (Id v : touched)
+      conn[v] = 0;
+    touched.clear();
+  }
+  return slot;
+}
+
+/// Splits each slice into n_2 slots of \p sub_cap rows and writes the rows (step 3 of the
+/// header); returns the nodes that did not fit their unit's slot.
 template <class ExecutionSpace, class Ordinal>
 Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                   std::vector<std::int32_t> const &part, std::vector<Id> const &seq,
@@ -148,67 +211,101 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
   Id sub_cap = 1;
   for (std::size_t k = 2; k < n_factors.size(); ++k)
     sub_cap *= n_factors[k];
-  std::vector<SliceGraph> slices(p);
-  SliceGraph *sg = slices.data();
   auto row_map = graph.row_map;
   auto entries = graph.entries;
   const Id *sq = seq.data(), *rn = runs.data(), *pr = part_runs.data(), *lc = local.data();
+  const Id *rk = run_key.data();
   const std::int32_t *pt = part.data();
-  Kokkos::parallel_for(
+  // The graph of slice q's units.
+  auto slice_graph = [=](Id q, SliceGraph &s) {
+    std::vector<std::pair<Id, Id>> row;
+    for (Id r = pr[q]; r < pr[q + 1]; ++r) {
+      row.clear();
+      for (Id i = rn[r]; i < rn[r + 1]; ++i) {
+        const Id v = sq[i];
+        for (Id a = row_map(v); a < row_map(v + 1); ++a) {
+          const Id w = entries(a);
+          if (w != v && pt[w] == q && lc[w] != r - pr[q])
+            row.emplace_back(lc[w], 1);
+        }
+      }
+      std::sort(row.begin(), row.end());
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        if (k > 0 && row[k].first == row[k - 1].first) {
+          ++s.edge_weight.back();
+          continue;
+        }
+        s.adj.push_back(row[k].first);
+        s.edge_weight.push_back(1);
+      }
+      s.xadj.push_back(static_cast<Id>(s.adj.size()));
+      s.node_weight.push_back(rn[r + 1] - rn[r]);
+    }
+  };
+  // Writes slice q's rows: each slot its units' nodes in unit order; the nodes that do not fit
+  // their unit's slot (slot by slot), then those of units without a slot, fill the free rows in
+  // order. Returns how many nodes did not fit their unit's slot.
+  auto write_rows = [=](Id q, std::vector<Id> const &slot) {
+    const Id units = pr[q + 1] - pr[q];
+    std::vector<Id> fill(n2, 0);
+    std::vector<std::pair<Id, Id>> overflow; // (slot, node), slot n2 for units without one
+    for (Id u = 0; u < units; ++u) {
+      const Id j = slot[u] >= 0 && slot[u] < n2 ? slot[u] : n2;
+      for (Id i = rn[pr[q] + u]; i < rn[pr[q] + u + 1]; ++i) {
+        if (j < n2 && fill[j] < sub_cap)
+          old_to_row(sq[i]) = (q * n2 + j) * sub_cap + fill[j]++;
+        else
+          overflow.emplace_back(j, sq[i]);
+      }
+    }
+    std::stable_sort(overflow.begin(), overflow.end(),
+                     [](auto const &a, auto const &b) { return a.first < b.first; });
+    Id j = 0;
+    for (auto const &o : overflow) {
+      while (fill[j] >= sub_cap)
+        ++j;
+      old_to_row(o.second) = (q * n2 + j) * sub_cap + fill[j]++;
+    }
+    return static_cast<Id>(overflow.size());
+  };
+  // Slices with too many units for a quick METIS call (thousands of tiny clusters, as label
+  // propagation leaves on graphs without local clustering) grow their slots greedily, from
+  // their units in second-level cluster order; the others keep their graph for METIS below.
+  std::vector<SliceGraph> slices(p);
+  SliceGraph *sg = slices.data();
+  Id grown_overflow = 0;
+  Kokkos::parallel_reduce(
       "ttgnn::order::slice_graphs",
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<Id>>(
           space, 0, p),
-      [=](Id q) {
-        if (pr[q + 1] - pr[q] > kMetisUnitsPerPart * n2)
-          return; // laid out in unit order below
-        SliceGraph &s = sg[q];
-        std::vector<std::pair<Id, Id>> row;
-        for (Id r = pr[q]; r < pr[q + 1]; ++r) {
-          row.clear();
-          for (Id i = rn[r]; i < rn[r + 1]; ++i) {
-            const Id v = sq[i];
-            for (Id a = row_map(v); a < row_map(v + 1); ++a) {
-              const Id w = entries(a);
-              if (w != v && pt[w] == q && lc[w] != r - pr[q])
-                row.emplace_back(lc[w], 1);
-            }
-          }
-          std::sort(row.begin(), row.end());
-          for (std::size_t k = 0; k < row.size(); ++k) {
-            if (k > 0 && row[k].first == row[k - 1].first) {
-              ++s.edge_weight.back();
-              continue;
-            }
-            s.adj.push_back(row[k].first);
-            s.edge_weight.push_back(1);
-          }
-          s.xadj.push_back(static_cast<Id>(s.adj.size()));
-          s.node_weight.push_back(rn[r + 1] - rn[r]);
+      [=](Id q, Id &over) {
+        const Id units = pr[q + 1] - pr[q];
+        if (units <= kMetisUnitsPerPart * n2) {
+          slice_graph(q, sg[q]);
+          return;
         }
-      });
+        SliceGraph g;
+        slice_graph(q, g);
+        std::vector<std::pair<Id, Id>> keyed(units);
+        for (Id u = 0; u < units; ++u)
+          keyed[u] = {rk[pr[q] + u], u};
+        std::sort(keyed.begin(), keyed.end());
+        std::vector<Id> seed_order(units);
+        for (Id u = 0; u < units; ++u)
+          seed_order[u] = keyed[u].second;
+        over += write_rows(q, grow_slots(g, seed_order, n2, sub_cap));
+      },
+      grown_overflow);
   space.fence();
-  Id overflow_total = 0;
+  Id overflow_total = grown_overflow;
   ProgressMeter meter(options.progress, "ordering: slots laid out", p, "slices");
   for (Id q = 0; q < p; ++q) {
     meter.update(q);
     SliceGraph &s = slices[q];
     const Id units = pr[q + 1] - pr[q];
     const Id size = rn[pr[q + 1]] - rn[pr[q]];
-    if (units == 0)
+    if (units == 0 || units > kMetisUnitsPerPart * n2)
       continue;
-    if (units > kMetisUnitsPerPart * n2) {
-      // Too many units for a quick METIS call: units ordered by their second-level cluster,
-      // rows in that order (the slot refinement then improves the slots).
-      std::vector<std::pair<Id, Id>> order(units);
-      for (Id u = 0; u < units; ++u)
-        order[u] = {run_key[pr[q] + u], u};
-      std::sort(order.begin(), order.end());
-      Id pos = 0;
-      for (auto const &[key, u] : order)
-        for (Id i = rn[pr[q] + u]; i < rn[pr[q] + u + 1]; ++i)
-          old_to_row(seq[i]) = q * n2 * sub_cap + pos++;
-      continue;
-    }
     CsrGraph<std::int64_t, Kokkos::HostSpace> g;
     g.row_map = decltype(g.row_map)("ttgnn::order::slice_row_map", units + 1);
     g.entries = decltype(g.entries)("ttgnn::order::slice_entries", s.adj.size());
@@ -232,26 +329,10 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
                            options.metis.imbalance_permille);
     const MetisResult r = metis_partition(space, g, n2, mo, MetisWeights{vw, ew});
     stats.metis_calls += r.called_metis;
-    // Each sub-slice fills its own slot unit by unit; the rest fills the free rows in order.
-    std::vector<Id> fill(n2, 0), overflow;
-    for (Id j = 0; j < n2; ++j)
-      for (Id u = 0; u < units; ++u) {
-        if (r.part(u) != j)
-          continue;
-        for (Id i = rn[pr[q] + u]; i < rn[pr[q] + u + 1]; ++i) {
-          if (fill[j] < sub_cap)
-            old_to_row(seq[i]) = (q * n2 + j) * sub_cap + fill[j]++;
-          else
-            overflow.push_back(seq[i]);
-        }
-      }
-    Id j = 0;
-    for (Id v : overflow) {
-      while (fill[j] >= sub_cap)
-        ++j;
-      old_to_row(v) = (q * n2 + j) * sub_cap + fill[j]++;
-    }
-    overflow_total += static_cast<Id>(overflow.size());
+    std::vector<Id> slot(units);
+    for (Id u = 0; u < units; ++u)
+      slot[u] = r.part(u);
+    overflow_total += write_rows(q, slot);
   }
   meter.update(p);
   return overflow_total;

@@ -12,13 +12,15 @@
 ///      by level with label-propagation refinement at each level, and spill the excess of
 ///      overfull parts on the fine graph (spill_overfull_parts);
 ///   3. inside each core-1 slice (K >= 3): METIS splits the graph of the first-level clusters
-///      in it into n_2 parts of n_3·...·n_K rows when the slice holds at most 8·n_2 clusters
-///      (more make the call slow: label propagation leaves thousands of tiny clusters on graphs
-///      without local clustering); each part fills its own slot, cluster by cluster (ascending
-///      ids inside), and what does not fit fills the free rows of the slice's other slots in
-///      order. A slice of more clusters lays them out in the order of their second-level
-///      cluster. Then label propagation refines the (i_1, i_2) slots on the fine graph, inside
-///      each slice. K = 2: the slice's clusters follow each other.
+///      in it into n_2 parts of n_3·...·n_K rows when the slice holds at most 8·n_2 clusters;
+///      each part fills its own slot, cluster by cluster, and what does not fit fills the free
+///      rows of the slice's other slots in order. A slice of more clusters (label propagation
+///      leaves thousands of tiny ones on graphs without local clustering, and METIS would be
+///      slow on them) grows its slots greedily instead, the slices in parallel: slot after
+///      slot, from the first cluster left in second-level cluster order, add the cluster with
+///      the most fine edges into the slot per node until the slot holds an even share of the
+///      nodes left. Then label propagation refines the (i_1, i_2) slots on the fine graph,
+///      inside each slice. K = 2: the slice's clusters follow each other.
 /// Profiling regions: ttgnn::order::multilevel around ttgnn::order::coarsen (step 1),
 /// ttgnn::order::partition_coarse and ttgnn::order::project (step 2), ttgnn::order::layout.
 /// Row ids are injective, in [0, n_1·...·n_K) (holes allowed), like
