@@ -98,20 +98,21 @@ TTGNN_TEST_HOST_SPACES("multilevel order: injective rows within every slot's cap
   check_capacities<ExecutionSpace>();
 }
 
-TEST_CASE("multilevel order: the same rows on Serial and OpenMP, for a seed [threads]") {
-  const PlantedPartition p = planted_partition(4000, 16, 16000, 4000, 11);
-  const auto g = make_graph(4000, p.edges);
-  const std::vector<std::int64_t> n{16, 16, 17};
+namespace {
+
+// The rows of multilevel_order(g, n) are the same on every host space and thread count.
+template <class Graph> void check_same_rows(Graph const &g, std::vector<std::int64_t> const &n) {
+  const std::int64_t num_nodes = g.num_nodes();
   const Rows a = multilevel_order(Kokkos::DefaultHostExecutionSpace(), g, n, forced(5));
   const Rows b = multilevel_order(Kokkos::DefaultHostExecutionSpace(), g, n, forced(5));
-  check_rows(a, 4000, n);
-  for (std::int64_t v = 0; v < 4000; ++v)
+  check_rows(a, num_nodes, n);
+  for (std::int64_t v = 0; v < num_nodes; ++v)
     REQUIRE(a(v) == b(v));
 #if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
   // OpenMP runs with 1 or 2 threads (ctest's openmp.1 / openmp.2), Serial with one.
   const Rows s = multilevel_order(Kokkos::Serial(), g, n, forced(5));
   const Rows o = multilevel_order(Kokkos::OpenMP(), g, n, forced(5));
-  for (std::int64_t v = 0; v < 4000; ++v) {
+  for (std::int64_t v = 0; v < num_nodes; ++v) {
     REQUIRE(s(v) == a(v));
     REQUIRE(o(v) == a(v));
   }
@@ -123,12 +124,22 @@ TEST_CASE("multilevel order: the same rows on Serial and OpenMP, for a seed [thr
     auto parts = Kokkos::Experimental::partition_space(Kokkos::OpenMP(), 1, threads - 1);
     const Rows one = multilevel_order(parts[0], g, n, forced(5));
     const Rows rest = multilevel_order(parts[1], g, n, forced(5));
-    for (std::int64_t v = 0; v < 4000; ++v) {
+    for (std::int64_t v = 0; v < num_nodes; ++v) {
       REQUIRE(one(v) == a(v));
       REQUIRE(rest(v) == a(v));
     }
   }
 #endif
+}
+
+} // namespace
+
+TEST_CASE("multilevel order: the same rows on Serial and OpenMP, for a seed [threads]") {
+  // Slices split by METIS.
+  const PlantedPartition p = planted_partition(4000, 16, 16000, 4000, 11);
+  check_same_rows(make_graph(4000, p.edges), {16, 16, 17});
+  // Slices that grow their slots (see the grown-slots test below).
+  check_same_rows(make_graph(4096, nested_blocks(4, 1, 1024, 0, 10, 1, 23)), {4, 16, 68});
 }
 
 TTGNN_TEST_HOST_SPACES("coarsening: levels not stored give the same clusters and arcs") {
