@@ -132,6 +132,27 @@ template <class Graph> void check_same_rows(Graph const &g, std::vector<std::int
 #endif
 }
 
+// Edges whose rows share the first 1, 2 digits: under the METIS hierarchy on the graph itself
+// (seed \p seed) and under the multilevel order.
+struct Shares {
+  std::vector<std::int64_t> metis_hier, multilevel;
+};
+template <class Graph>
+Shares compare_shares(Graph const &g, std::vector<std::int64_t> const &n, std::uint64_t seed,
+                      MultilevelStats *stats = nullptr) {
+  auto space = Kokkos::DefaultHostExecutionSpace();
+  MetisOptions mo;
+  mo.seed = seed;
+  const HierarchicalPartition h = hierarchical_partition(space, g, n, mo);
+  const Rows ml = multilevel_order(space, g, n, forced(seed), stats);
+  check_rows(ml, g.num_nodes(), n);
+  Shares s{count_shared_prefix_edges(space, g, h.old_to_row, n),
+           count_shared_prefix_edges(space, g, ml, n)};
+  MESSAGE("metis-hier shares ", s.metis_hier[0], " ", s.metis_hier[1], ", multilevel ",
+          s.multilevel[0], " ", s.multilevel[1]);
+  return s;
+}
+
 } // namespace
 
 TEST_CASE("multilevel order: the same rows on Serial and OpenMP, for a seed [threads]") {
@@ -245,20 +266,10 @@ TEST_CASE("multilevel order: at least 90% of metis-hier's shares on nested block
   // a super block a slice. Both orders can keep every block together; the multilevel one
   // (coarsened, one METIS call per level of slots) should get at least 90% of what the METIS
   // hierarchy on the graph itself gets, at both levels.
-  const auto edges = nested_blocks(8, 8, 64, 6, 2, 1, 17);
-  const auto g = make_graph(4096, edges);
-  const std::vector<std::int64_t> n{8, 8, 68};
-  auto space = Kokkos::DefaultHostExecutionSpace();
-  MetisOptions mo;
-  mo.seed = 2;
-  const HierarchicalPartition h = hierarchical_partition(space, g, n, mo);
-  const Rows ml = multilevel_order(space, g, n, forced(2));
-  check_rows(ml, 4096, n);
-  const auto ref = count_shared_prefix_edges(space, g, h.old_to_row, n);
-  const auto got = count_shared_prefix_edges(space, g, ml, n);
-  MESSAGE("metis-hier shares ", ref[0], " ", ref[1], ", multilevel ", got[0], " ", got[1]);
-  CHECK(static_cast<double>(got[0]) >= 0.9 * static_cast<double>(ref[0]));
-  CHECK(static_cast<double>(got[1]) >= 0.9 * static_cast<double>(ref[1]));
+  const auto g = make_graph(4096, nested_blocks(8, 8, 64, 6, 2, 1, 17));
+  const Shares s = compare_shares(g, {8, 8, 68}, 2);
+  for (int l : {0, 1})
+    CHECK(static_cast<double>(s.multilevel[l]) >= 0.9 * static_cast<double>(s.metis_hier[l]));
 }
 
 TEST_CASE("multilevel order: grown slots on communities without local clustering") {
@@ -267,22 +278,12 @@ TEST_CASE("multilevel order: grown slots on communities without local clustering
   // them. On the generated graphs of 100,000 and 1M nodes the (i1, i2) share is about 90% of the
   // METIS hierarchy's; on this small graph the seeds move it by a few percent (0.91 here; 0.70
   // with the clusters laid out in second-level cluster order), so the bound is 85%.
-  const auto edges = nested_blocks(4, 1, 1024, 0, 10, 1, 23);
-  const auto g = make_graph(4096, edges);
-  const std::vector<std::int64_t> n{4, 16, 68};
-  auto space = Kokkos::DefaultHostExecutionSpace();
-  MetisOptions mo;
-  mo.seed = 5;
-  const HierarchicalPartition h = hierarchical_partition(space, g, n, mo);
+  const auto g = make_graph(4096, nested_blocks(4, 1, 1024, 0, 10, 1, 23));
   MultilevelStats stats;
-  const Rows ml = multilevel_order(space, g, n, forced(5), &stats);
-  check_rows(ml, 4096, n);
+  const Shares s = compare_shares(g, {4, 16, 68}, 5, &stats);
   CHECK(stats.metis_calls == 1); // the coarse graph's: every slice grew its slots
-  const auto ref = count_shared_prefix_edges(space, g, h.old_to_row, n);
-  const auto got = count_shared_prefix_edges(space, g, ml, n);
-  MESSAGE("metis-hier shares ", ref[0], " ", ref[1], ", multilevel ", got[0], " ", got[1]);
-  CHECK(static_cast<double>(got[0]) >= 0.9 * static_cast<double>(ref[0]));
-  CHECK(static_cast<double>(got[1]) >= 0.85 * static_cast<double>(ref[1]));
+  CHECK(static_cast<double>(s.multilevel[0]) >= 0.9 * static_cast<double>(s.metis_hier[0]));
+  CHECK(static_cast<double>(s.multilevel[1]) >= 0.85 * static_cast<double>(s.metis_hier[1]));
 }
 
 TTGNN_TEST_HOST_SPACES("metis-hier and flat metis take the multilevel path past the arc limit") {
