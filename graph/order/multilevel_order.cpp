@@ -271,6 +271,7 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
   // Slices with too many units for a quick METIS call (thousands of tiny clusters, as label
   // propagation leaves on graphs without local clustering) grow their slots greedily, from
   // their units in second-level cluster order; the others keep their graph for METIS below.
+  auto split_by_metis = [=](Id q) { return pr[q + 1] - pr[q] <= kMetisUnitsPerPart * n2; };
   std::vector<SliceGraph> slices(p);
   SliceGraph *sg = slices.data();
   Id grown_overflow = 0;
@@ -279,11 +280,11 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<Id>>(
           space, 0, p),
       [=](Id q, Id &over) {
-        const Id units = pr[q + 1] - pr[q];
-        if (units <= kMetisUnitsPerPart * n2) {
+        if (split_by_metis(q)) {
           slice_graph(q, sg[q]);
           return;
         }
+        const Id units = pr[q + 1] - pr[q];
         SliceGraph g;
         slice_graph(q, g);
         std::vector<std::pair<Id, Id>> keyed(units);
@@ -304,7 +305,7 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
     SliceGraph &s = slices[q];
     const Id units = pr[q + 1] - pr[q];
     const Id size = rn[pr[q + 1]] - rn[pr[q]];
-    if (units == 0 || units > kMetisUnitsPerPart * n2)
+    if (units == 0 || !split_by_metis(q))
       continue;
     CsrGraph<std::int64_t, Kokkos::HostSpace> g;
     g.row_map = decltype(g.row_map)("ttgnn::order::slice_row_map", units + 1);
