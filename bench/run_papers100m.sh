@@ -32,8 +32,9 @@
 # generator's ids are a random layout; lp-hier recomputes the order inside train and holds the
 # dataset in both orders), TRAIN_INIT (gaussian; spectral: from the eigenvectors of the graph of
 # the TT slots, the default of `ttgnn train --input tt`), METIS (0), METIS_MAX_DEGREE (16). The
-# raw JSON of every stage is kept in WORK_DIR/*.json, GNU time's output in WORK_DIR/*.time; a stage whose .time exists is not
-# run again (delete it to rerun). ORDERS=0 skips the order stages.
+# raw JSON of every stage is kept in WORK_DIR/*.json, GNU time's output in WORK_DIR/*.time; a
+# stage whose .time exists is not run again (delete it to rerun). ORDERS=0 skips the order
+# stages.
 #
 # Dry runs: NODES (the third argument) = 2000000 gives the same stages at 1/55 of the size;
 # every stage's memory is linear in N and in the arcs (the TT cores and the mini-batch buffers
@@ -130,9 +131,10 @@ for name in ["generate", "load", "order_lp", "order_random", "order_metis", "tra
                    load_time_s=j.get("load_time_s"), init=j.get("init"),
                    init_time_s=j.get("init_time_s"), init_slots=j.get("init_slots"),
                    prepare_peak_rss_mb=j.get("prepare_peak_rss_mb"), memory=m)
-        note = ("init %s %.1f s, prepare peak %s MiB; batch %.3f s, epoch %.0f s projected (%d batches), test %.4f (eval %.0f s); "
-                "graph %.0f, table %.1f, opt %.1f, act %.0f, sampler %.0f, eval %.0f MB") % (
-            j.get("init"), j.get("init_time_s") or 0, j.get("prepare_peak_rss_mb"),
+        note = ("init %s %.1f s, prepare peak %.0f MiB; batch %.3f s, epoch %.0f s projected "
+                "(%d batches), test %.4f (eval %.0f s); graph %.0f, table %.1f, opt %.1f, "
+                "act %.0f, sampler %.0f, eval %.0f MB") % (
+            j.get("init"), j.get("init_time_s") or 0, j.get("prepare_peak_rss_mb") or 0,
             bt, bt * bpe, bpe, j.get("test_metric", -1), j.get("eval_time_s", 0),
             m.get("graph_mb", 0), m.get("table_mb", 0), m.get("optimizer_mb", 0),
             m.get("activations_mb", 0), m.get("sampler_mb", 0), m.get("eval_mb", 0))
