@@ -154,14 +154,66 @@ ClusterArcs<Ordinal> cluster_arcs(ExecutionSpace const &space,
 
 using LabelTable = detail::LabelWeights;
 
+/// Exchanges the proposals \p m[0 .. count) (indices into a round's nodes, target and gain)
+/// that found no room, in pairs: for two labels p and q, the k-th best mover from p to q with
+/// the k-th best from q to p (by gain, then a seeded hash of the node), unless the label that
+/// gains weight would exceed \p cap. Every pair lowers the cut (the gains are positive; by their
+/// sum less twice the arcs between the two nodes, which the round's colouring makes rare).
+/// Returns the nodes moved.
+template <class NodeWeight>
+Id swap_pairs(Id *m, Id count, IdView nodes, IdView target, IdView gain, NodeWeight vw,
+              IdView label, IdView lw, Id cap, std::uint64_t round_seed) {
+  auto from = [&](Id i) { return label(nodes(i)); };
+  auto pair_key = [&](Id i) {
+    return std::make_pair(std::min(from(i), target(i)), std::max(from(i), target(i)));
+  };
+  std::sort(m, m + count, [&](Id a, Id b) {
+    if (pair_key(a) != pair_key(b))
+      return pair_key(a) < pair_key(b);
+    if (from(a) != from(b))
+      return from(a) < from(b);
+    if (gain(a) != gain(b))
+      return gain(a) > gain(b);
+    const Id va = nodes(a), vb = nodes(b);
+    const std::uint64_t ha = hash3(round_seed, kOrderSalt, va);
+    const std::uint64_t hb = hash3(round_seed, kOrderSalt, vb);
+    return ha != hb ? ha < hb : va < vb;
+  });
+  Id moved = 0;
+  for (Id first = 0; first < count;) {
+    Id mid = first, last = first;
+    while (mid < count && pair_key(m[mid]) == pair_key(m[first]) && from(m[mid]) == from(m[first]))
+      ++mid;
+    last = mid;
+    while (last < count && pair_key(m[last]) == pair_key(m[first]))
+      ++last;
+    // m[first, mid): p -> q, m[mid, last): q -> p (empty when no node goes back)
+    for (Id a = first, b = mid; a < mid && b < last; ++a, ++b) {
+      const Id u = nodes(m[a]), v = nodes(m[b]);
+      const Id p = label(u), q = label(v), wu = vw(u), wv = vw(v);
+      if ((wv > wu && lw(p) + wv - wu > cap) || (wu > wv && lw(q) + wu - wv > cap))
+        continue;
+      lw(p) += wv - wu;
+      lw(q) += wu - wv;
+      label(u) = q;
+      label(v) = p;
+      moved += 2;
+    }
+    first = last;
+  }
+  return moved;
+}
+
 /// Label propagation over \p label (weights per label in \p lw, updated) for at most
 /// \p sweeps sweeps; a label's weight stays <= cap unless it already exceeded it. Stops early
 /// when a sweep moves fewer than 1% of the nodes. \p group > 0: a node only moves to labels l
-/// with l / group == its label / group. \p meter (optional) counts the rounds (sweeps x
-/// kColours; an early stop leaves it short). Returns the sweeps run.
+/// with l / group == its label / group. \p swaps (refinement of full parts): a node proposes
+/// its best label whether it has room or not, and proposals that find no room are exchanged in
+/// pairs between the same two labels (see swap_pairs). \p meter (optional) counts the rounds
+/// (sweeps x kColours; an early stop leaves it short). Returns the sweeps run.
 template <class ExecutionSpace, class Arcs, class NodeWeight>
 int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdView label, IdView lw,
-              Id cap, int sweeps, std::uint64_t seed, Id &moves, Id group = 0,
+              Id cap, int sweeps, std::uint64_t seed, Id &moves, Id group = 0, bool swaps = false,
               ProgressMeter *meter = nullptr) {
   const Id n = arcs.num_nodes();
   using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<Id>>;
@@ -233,7 +285,7 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
         std::uint64_t best_tie = 0;
         for (std::size_t s : table.touched) {
           const Id l = table.keys[s], w = table.weights[s];
-          if (l == cur || w < best_w || lw(l) + own > cap ||
+          if (l == cur || w < best_w || (!swaps && lw(l) + own > cap) ||
               (group > 0 && l / group != cur / group))
             continue;
           const std::uint64_t tie = hash3(round_seed ^ kTieSalt, v, l);
@@ -273,15 +325,20 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
         const std::uint64_t hb = hash3(round_seed, kOrderSalt, vb);
         return ha != hb ? ha < hb : va < vb;
       });
+      Id waiting = 0; // proposals without room, moved to the front of m
       for (Id i = 0; i < count; ++i) {
         const Id v = nodes(m[i]), to = target(m[i]), own = vw(v);
-        if (lw(to) + own > cap)
+        if (lw(to) + own > cap) {
+          m[waiting++] = m[i];
           continue;
+        }
         lw(to) += own;
         lw(label(v)) -= own;
         label(v) = to;
         ++moved_sweep;
       }
+      if (swaps)
+        moved_sweep += swap_pairs(m, waiting, nodes, target, gain, vw, label, lw, cap, round_seed);
       if (meter)
         meter->update(static_cast<Id>(sweep) * static_cast<Id>(kColours) + static_cast<Id>(colour) +
                       1);
@@ -411,7 +468,7 @@ CoarseLevel coarsen_once(ExecutionSpace const &space, Arcs const &arcs, NodeWeig
   // rounds before it).
   const Id rounds = static_cast<Id>(sweeps) * static_cast<Id>(kColours);
   ProgressMeter meter(progress, what, rounds + kContractSteps, "steps");
-  const int run = propagate(space, arcs, vw, label, lw, cap, sweeps, seed, moves, 0, &meter);
+  const int run = propagate(space, arcs, vw, label, lw, cap, sweeps, seed, moves, 0, false, &meter);
   CoarseLevel level = contract(space, arcs, label, lw, store);
   meter.update(rounds + kContractSteps);
   level.cap = cap;
@@ -435,7 +492,7 @@ Id refine(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdView p
   Id moves = 0;
   const Id rounds = static_cast<Id>(sweeps) * static_cast<Id>(kColours);
   ProgressMeter meter(progress, what, rounds, "rounds");
-  propagate(space, arcs, vw, part, pw, capacity, sweeps, seed, moves, group, &meter);
+  propagate(space, arcs, vw, part, pw, capacity, sweeps, seed, moves, group, true, &meter);
   meter.update(rounds);
   return moves;
 }

@@ -10,7 +10,10 @@
 /// weight points to among the labels whose weight plus its own stays within the cap (ties: its
 /// own label, then a seeded hash of (sweep, node, label)). The proposals are then accepted one
 /// by one in a fixed order, by target label, larger gain first, then a seeded hash of the node,
-/// while the target's weight stays within the cap. Eight rounds (all colours) make a sweep.
+/// while the target's weight stays within the cap. In refinement a node proposes its best
+/// label with room or without, and the proposals that find no room are then exchanged in pairs
+/// between the same two labels, in the same fixed order (refine_partition). Eight rounds (all
+/// colours) make a sweep.
 /// Nothing depends on thread timing: the result is the same on every execution space and at
 /// every thread count, for a seed.
 
@@ -82,7 +85,9 @@ std::vector<CoarseLevel> coarsen_graph(ExecutionSpace const &space,
 
 /// \brief Refines a partition of a graph by label propagation over the part ids: nodes move to
 /// the neighbouring part with most arc weight while it has room (part weight <= \p capacity;
-/// overfull parts are only left, never entered). \p part is updated in place. Unit weights.
+/// overfull parts are only left, never entered); proposals that find no room are exchanged in
+/// pairs, the best mover from part p to q with the best from q to p and so on, each pair with
+/// positive gains (parts without slack still improve). \p part is updated in place. Unit weights.
 /// \p group > 0 keeps every node in its group of parts: part p only moves to parts q with
 /// q / group == p / group (the slots of one core-1 slice). \p progress: lines with an ETA
 /// ("ordering: slot refinement", in label-propagation rounds) once it runs long. Returns the

@@ -9,7 +9,8 @@
 ///      graph has at most max(2048, 32·n_1) nodes and no more arcs than METIS takes;
 ///   2. partition the coarse graph with METIS (node weights = cluster sizes, arc weights =
 ///      fine edges between clusters) into n_1 parts of n_2·...·n_K rows, project it back level
-///      by level with label-propagation refinement at each level, and spill the excess of
+///      by level with label-propagation refinement at each level (moves into parts with room,
+///      exchanges in pairs between full parts: refine_partition), and spill the excess of
 ///      overfull parts on the fine graph (spill_overfull_parts);
 ///   3. inside each core-1 slice (K >= 3): METIS splits the graph of the first-level clusters
 ///      in it into n_2 parts of n_3·...·n_K rows when the slice holds at most 8·n_2 clusters;
