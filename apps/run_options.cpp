@@ -19,6 +19,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 namespace ttgnn::cli {
 
@@ -454,9 +455,10 @@ int train_and_report(RunConfig c, FrontEnd const &front, std::string const &titl
   // the outputs appear together when the run succeeds, and none when it fails or is stopped
   // (checkpoints are written as training goes, for --resume)
   OutputTransaction transaction;
-  const LoadedData loaded = load_run_data(c, log);
+  LoadedData loaded = load_run_data(c, log);
   c.data.split = loaded.split;
-  RunResult r = run_training(Kokkos::DefaultExecutionSpace(), loaded.data, c, log);
+  // taken over: freed once the ordered copy exists
+  RunResult r = run_training(Kokkos::DefaultExecutionSpace(), std::move(loaded.data), c, log);
   r.load_time_s = loaded.seconds;
   const bool failed = r.stop == StopReason::nonfinite;
   if (!speaker)

@@ -31,6 +31,8 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
 
 namespace ttgnn {
 
@@ -156,8 +158,11 @@ void write_outputs(Space const &space, RunConfig const &c, NodeOrder const &o, I
       log("wrote " + *path);
 }
 
-RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
-                         NodeOrder const &o, RunLog const &log, bool evaluate_only) {
+/// \p data: the dataset as loaded (empty once released: see run), \p data_print its
+/// data_fingerprint.
+RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data,
+                         std::string const &data_print, RunConfig const &c, NodeOrder const &o,
+                         RunLog const &log, bool evaluate_only) {
   RunResult out;
   Dataset<std::int32_t> const &pdata = o.data;
   const auto t_init = Clock::now();
@@ -183,7 +188,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   GnnModel<Scalar, Space> model(gnn_config(c, input.dim(), pdata.num_classes));
 
   TrainOptions to;
-  set_train_options(to, data, c, o);
+  set_train_options(to, data_print, c, o);
   to.on_epoch = [epoch_log = EpochLog(log, c.epochs, metric)](EpochRecord const &r) mutable {
     epoch_log(r);
   };
@@ -224,9 +229,10 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data, 
   return out;
 }
 
-RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &c,
-                        NodeOrder const &o, RunLog const &log, bool evaluate_only) {
-  MinibatchTrainOptions m = minibatch_options(data, c, o, evaluate_only);
+RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data,
+                        std::string const &data_print, RunConfig const &c, NodeOrder const &o,
+                        RunLog const &log, bool evaluate_only) {
+  MinibatchTrainOptions m = minibatch_options(data_print, c, o, evaluate_only);
   Dataset<std::int32_t> const &pdata = o.data;
   const NodeMetric metric = run_metric(c, pdata);
   m.log_plan = log;
@@ -282,8 +288,11 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data, R
   return out;
 }
 
-RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig const &config,
-              RunLog const &log, bool evaluate_only) {
+/// \p release: \p data holds the only references to the dataset, and the run frees it once the
+/// nodes are ordered into a relabelled copy, so that one copy of the graph is held from then on
+/// (a full table keeps it: its init reads the loaded graph).
+RunResult run(Space const &space, Dataset<std::int32_t> &data, RunConfig const &config,
+              RunLog const &log, bool evaluate_only, bool release) {
   Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::run");
   const auto t0 = Clock::now();
   check_run_config(config);
@@ -311,9 +320,13 @@ RunResult run(Space const &space, Dataset<std::int32_t> const &data, RunConfig c
   std::optional<StageScope> stage(std::in_place, "ordering the nodes");
   const NodeOrder o = order_nodes(data, c, log);
   stage.reset();
-  RunResult r = c.minibatch_mode() ? run_minibatch(space, data, c, o, log, evaluate_only)
-                                   : run_full_batch(space, data, c, o, log, evaluate_only);
-  fill_sizes(r, data);
+  const std::string data_print = data_fingerprint(data);
+  if (release && !uses_full_table(c.input))
+    data = Dataset<std::int32_t>(); // o.data holds the nodes (relabelled, or the same views)
+  RunResult r = c.minibatch_mode()
+                    ? run_minibatch(space, data, data_print, c, o, log, evaluate_only)
+                    : run_full_batch(space, data, data_print, c, o, log, evaluate_only);
+  fill_sizes(r, o.data);
   r.table_rows = uses_tt(c.input) || uses_full_table(c.input) ? o.table_rows : 0;
   r.has_tt = uses_tt(c.input);
   r.tt_shape = o.shape;
@@ -341,14 +354,24 @@ std::int64_t default_tt_rank(Dataset<std::int32_t> const &data) {
 
 RunResult run_training(Space const &space, Dataset<std::int32_t> const &data,
                        RunConfig const &config, RunLog const &log) {
-  return run(space, data, config, log, false);
+  Dataset<std::int32_t> shared = data;
+  return run(space, shared, config, log, false, false);
+}
+
+RunResult run_training(Space const &space, Dataset<std::int32_t> &&data, RunConfig const &config,
+                       RunLog const &log) {
+  // Moving a View copies its reference: the caller's are cleared here.
+  Dataset<std::int32_t> owned = data;
+  data = Dataset<std::int32_t>();
+  return run(space, owned, config, log, false, true);
 }
 
 RunResult evaluate_checkpoint(Space const &space, Dataset<std::int32_t> const &data,
                               RunConfig const &config, RunLog const &log) {
   if (config.checkpoint.empty())
     throw ConfigError("evaluate_checkpoint: no checkpoint given");
-  return run(space, data, config, log, true);
+  Dataset<std::int32_t> shared = data;
+  return run(space, shared, config, log, true, false);
 }
 
 RunConfig checkpoint_run_config(std::string const &path) {

@@ -90,6 +90,12 @@ RunResult run_training(Kokkos::DefaultExecutionSpace const &space,
                        Dataset<std::int32_t> const &data, RunConfig const &config,
                        RunLog const &log = {});
 
+/// \brief As above, taking the dataset over: once the nodes are ordered into a relabelled copy,
+/// the dataset as loaded is freed, so that one copy of the graph is held from then on (the
+/// whole dataset once more otherwise; a full-table input keeps it, its init reads it).
+RunResult run_training(Kokkos::DefaultExecutionSpace const &space, Dataset<std::int32_t> &&data,
+                       RunConfig const &config, RunLog const &log = {});
+
 /// \brief As run_training, without training: restores the selected parameters of
 /// config.checkpoint (full batch or mini-batch, same settings and data), evaluates them
 /// and writes config.predictions_out / export_embeddings. The history is the checkpoint's.

@@ -30,14 +30,13 @@ void log_table(RunConfig const &c, NodeOrder const &o, std::int64_t n, RunLog co
 
 } // namespace
 
-std::string run_fingerprint(Dataset<std::int32_t> const &data, RunConfig const &c,
-                            NodeOrder const &o) {
-  return data_fingerprint(data) + " split=" + c.data.split + " order=" + to_string(c.order) +
+std::string run_fingerprint(std::string const &data_print, RunConfig const &c, NodeOrder const &o) {
+  return data_print + " split=" + c.data.split + " order=" + to_string(c.order) +
          " seed=" + std::to_string(c.seed) +
          (o.locality != OrderMethod::original ? " locality=" + to_string(o.locality) : "") +
          (uses_tt(c.input) ? " tt=" + o.shape.to_string() : "") +
          " feature_norm=" + to_string(c.data.feature_norm) +
-         " metric=" + to_string(run_metric(c, data));
+         " metric=" + to_string(run_metric(c, o.data));
 }
 
 GnnConfig gnn_config(RunConfig const &c, std::int64_t in_features, std::int64_t classes) {
@@ -55,7 +54,7 @@ GnnConfig gnn_config(RunConfig const &c, std::int64_t in_features, std::int64_t 
   return g;
 }
 
-void set_train_options(TrainOptions &to, Dataset<std::int32_t> const &data, RunConfig const &c,
+void set_train_options(TrainOptions &to, std::string const &data_print, RunConfig const &c,
                        NodeOrder const &o) {
   to.epochs = c.epochs;
   to.optimizer = c.optimizer;
@@ -70,7 +69,7 @@ void set_train_options(TrainOptions &to, Dataset<std::int32_t> const &data, RunC
   to.checkpoint_path = c.checkpoint;
   to.checkpoint_every = c.checkpoint_every;
   to.resume = c.resume;
-  to.fingerprint = run_fingerprint(data, c, o);
+  to.fingerprint = run_fingerprint(data_print, c, o);
   to.run_config = to_text(c);
 }
 
@@ -141,10 +140,11 @@ EmbeddingConfig minibatch_embedding(RunConfig const &c, NodeOrder const &o) {
   return e;
 }
 
-MinibatchTrainOptions minibatch_options(Dataset<std::int32_t> const &data, RunConfig const &c,
+MinibatchTrainOptions minibatch_options(std::string const &data_print, RunConfig const &c,
                                         NodeOrder const &o, bool evaluate_only) {
+  Dataset<std::int32_t> const &data = o.data;
   MinibatchTrainOptions m;
-  set_train_options(m, data, c, o);
+  set_train_options(m, data_print, c, o);
   m.model = gnn_config(c, 0, 0); // widths and kind: the trainer's
   m.fanouts =
       c.minibatch.fanouts.empty() ? std::vector<std::int64_t>(c.layers, 10) : c.minibatch.fanouts;

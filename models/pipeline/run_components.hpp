@@ -24,20 +24,21 @@
 namespace ttgnn {
 
 /// \brief What must match between a checkpoint and the run resuming or evaluating it: the
-/// data (by content), split, order, seed, locality, TT shape, feature normalisation, metric.
-std::string run_fingerprint(Dataset<std::int32_t> const &data, RunConfig const &c,
-                            NodeOrder const &o);
+/// data (by content: \p data_print, data_fingerprint of the dataset as loaded), split, order,
+/// seed, locality, TT shape, feature normalisation, metric.
+std::string run_fingerprint(std::string const &data_print, RunConfig const &c, NodeOrder const &o);
 
 /// \brief The GNN of the run; \p in_features is the input's width, \p classes the output's.
 GnnConfig gnn_config(RunConfig const &c, std::int64_t in_features, std::int64_t classes);
 
 /// \brief What both trainers take from the run: optimisation, early stopping, checkpoints, the
-/// fingerprint and the settings stored in checkpoints.
-void set_train_options(TrainOptions &to, Dataset<std::int32_t> const &data, RunConfig const &c,
+/// fingerprint (run_fingerprint) and the settings stored in checkpoints.
+void set_train_options(TrainOptions &to, std::string const &data_print, RunConfig const &c,
                        NodeOrder const &o);
 
 /// \brief The full-batch input of the run on the order \p o: features on the device, a TT
-/// table or a full table, initialised (what the initialisation did goes to \p info).
+/// table or a full table, initialised (what the initialisation did goes to \p info). Only a
+/// full table reads \p data, the dataset as loaded (its init follows the original ids).
 NodeInput<float, Kokkos::DefaultExecutionSpace>
 make_node_input(Kokkos::DefaultExecutionSpace const &space, Dataset<std::int32_t> const &data,
                 RunConfig const &c, NodeOrder const &o, RunLog const &log, EmbeddingInitInfo &info);
@@ -51,8 +52,9 @@ MinibatchInput<float, Kokkos::DefaultExecutionSpace>
 make_minibatch_input(Kokkos::DefaultExecutionSpace const &space, RunConfig const &c,
                      NodeOrder const &o, RunLog const &log, EmbeddingInitInfo &info);
 
-/// \brief The mini-batch trainer's options for the run (its input rows follow the order \p o).
-MinibatchTrainOptions minibatch_options(Dataset<std::int32_t> const &data, RunConfig const &c,
+/// \brief The mini-batch trainer's options for the run (its input rows follow the order \p o;
+/// \p data_print as set_train_options).
+MinibatchTrainOptions minibatch_options(std::string const &data_print, RunConfig const &c,
                                         NodeOrder const &o, bool evaluate_only);
 
 } // namespace ttgnn

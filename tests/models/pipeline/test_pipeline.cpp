@@ -315,6 +315,41 @@ TEST_CASE("run_training: the original order keeps no N-entry node map in the mem
   CHECK(h.memory.table_mb * mib == doctest::Approx(2.0 * 4 * h.embedding_params + 8.0 * n));
 }
 
+TEST_CASE("run_training: a dataset taken over is freed once the ordered copy exists") {
+  ttgnn::RunConfig c;
+  c.input = ttgnn::InputKind::tt;
+  c.order = ttgnn::OrderMethod::metis_hier; // a relabelled copy
+  c.embedding.dim = 16;
+  c.embedding.tt_rank = 4;
+  c.hidden = 16;
+  c.epochs = 2;
+  c.seed = 3;
+  c.model = ttgnn::GnnKind::sage;
+  c.minibatch.batch_size = 64;
+  c.minibatch.fanouts = {4, 4};
+  const auto shared = sbm(700, 0);
+  const auto kept = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), shared, c);
+  auto owned = sbm(700, 0);
+  const double graph_mb = double(owned.graph.row_map.span() * sizeof(std::int64_t) +
+                                 owned.graph.entries.span() * sizeof(std::int32_t)) /
+                          (1024.0 * 1024.0);
+  const auto probe = owned.graph.entries; // counts the references to the loaded graph
+  long refs_at_input = -1;
+  const ttgnn::RunLog log = [&](std::string const &line) {
+    if (line.rfind("TT table", 0) == 0) // logged as the input is built
+      refs_at_input = static_cast<long>(probe.use_count());
+  };
+  const auto moved = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), std::move(owned), c, log);
+  CHECK(owned.num_nodes() == 0);              // the caller's references are cleared ...
+  CHECK(refs_at_input == 1);                  // ... and the run's before the input is built
+  CHECK(moved.test_score == kept.test_score); // the same run
+  REQUIRE(moved.history.size() == kept.history.size());
+  for (std::size_t e = 0; e < kept.history.size(); ++e)
+    CHECK(moved.history[e].loss == kept.history[e].loss);
+  // the memory report counts the loaded graph beside the ordered one only where it is held
+  CHECK(kept.memory.graph_mb - moved.memory.graph_mb == doctest::Approx(graph_mb));
+}
+
 TEST_CASE("evaluate_checkpoint: the trained run's scores and logits, from the file alone") {
   const auto data = sbm(500, 8);
   ttgnn::RunConfig c;
