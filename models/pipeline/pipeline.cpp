@@ -220,7 +220,7 @@ RunResult run_full_batch(Space const &space, Dataset<std::int32_t> const &data,
   write_outputs(
       space, c, o, input, [&trainer] { return trainer.predict(); }, r, log);
   take_training(out, r, metric);
-  ByteLedger graph, features, nodes; // the host dataset, in both orders when they differ
+  ByteLedger graph, features, nodes; // the host dataset: both orders while the loaded one is held
   for (Dataset<std::int32_t> const *d : {&data, &pdata}) // (aliases count once)
     add_dataset_memory(*d, graph, features, nodes);
   nodes.add(targets.labels).add(targets.multilabels).add(train).add(valid).add(test);
@@ -274,7 +274,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data,
   out.memory_plan = r.memory_plan;
   out.memory = r.memory; // the trainer's arrays (it holds the permuted dataset)
   if (pdata.graph.entries.data() != data.graph.entries.data()) {
-    // a permuted copy: the dataset as loaded is held too (the caller's)
+    // a permuted copy: the dataset as loaded is held too, unless the run freed it
     ByteLedger graph, features, nodes;
     add_dataset_memory(data, graph, features, nodes);
     out.memory.graph_mb += to_mb(graph.bytes());
