@@ -154,6 +154,17 @@ ClusterArcs<Ordinal> cluster_arcs(ExecutionSpace const &space,
 
 using LabelTable = detail::LabelWeights;
 
+/// Whether proposal \p a (an index into a round's nodes and gains) is taken before \p b among
+/// those of the same target: larger gain first, then a seeded hash of the node, then the node.
+bool taken_before(Id a, Id b, IdView nodes, IdView gain, std::uint64_t round_seed) {
+  if (gain(a) != gain(b))
+    return gain(a) > gain(b);
+  const Id va = nodes(a), vb = nodes(b);
+  const std::uint64_t ha = hash3(round_seed, kOrderSalt, va);
+  const std::uint64_t hb = hash3(round_seed, kOrderSalt, vb);
+  return ha != hb ? ha < hb : va < vb;
+}
+
 /// Exchanges the proposals \p m[0 .. count) (indices into a round's nodes, target and gain)
 /// that found no room, in pairs: for two labels p and q, the k-th best mover from p to q with
 /// the k-th best from q to p (by gain, then a seeded hash of the node), unless the label that
@@ -172,12 +183,7 @@ Id swap_pairs(Id *m, Id count, IdView nodes, IdView target, IdView gain, NodeWei
       return pair_key(a) < pair_key(b);
     if (from(a) != from(b))
       return from(a) < from(b);
-    if (gain(a) != gain(b))
-      return gain(a) > gain(b);
-    const Id va = nodes(a), vb = nodes(b);
-    const std::uint64_t ha = hash3(round_seed, kOrderSalt, va);
-    const std::uint64_t hb = hash3(round_seed, kOrderSalt, vb);
-    return ha != hb ? ha < hb : va < vb;
+    return taken_before(a, b, nodes, gain, round_seed);
   });
   Id moved = 0;
   for (Id first = 0; first < count;) {
@@ -318,12 +324,7 @@ int propagate(ExecutionSpace const &space, Arcs const &arcs, NodeWeight vw, IdVi
       std::sort(m, m + count, [&](Id a, Id b) {
         if (target(a) != target(b))
           return target(a) < target(b);
-        if (gain(a) != gain(b))
-          return gain(a) > gain(b);
-        const Id va = nodes(a), vb = nodes(b);
-        const std::uint64_t ha = hash3(round_seed, kOrderSalt, va);
-        const std::uint64_t hb = hash3(round_seed, kOrderSalt, vb);
-        return ha != hb ? ha < hb : va < vb;
+        return taken_before(a, b, nodes, gain, round_seed);
       });
       Id waiting = 0; // proposals without room, moved to the front of m
       for (Id i = 0; i < count; ++i) {

@@ -36,6 +36,22 @@ ttgnn::Dataset<std::int32_t> sbm(std::int64_t n, int features) {
   return ttgnn::make_sbm_dataset(Kokkos::DefaultHostExecutionSpace(), c);
 }
 
+// A short mini-batch GraphSAGE run on a TT input of dim 16, rank 4, in the order \p order.
+ttgnn::RunConfig small_minibatch_tt(ttgnn::OrderMethod order) {
+  ttgnn::RunConfig c;
+  c.input = ttgnn::InputKind::tt;
+  c.order = order;
+  c.embedding.dim = 16;
+  c.embedding.tt_rank = 4;
+  c.hidden = 16;
+  c.epochs = 2;
+  c.seed = 3;
+  c.model = ttgnn::GnnKind::sage;
+  c.minibatch.batch_size = 64;
+  c.minibatch.fanouts = {4, 4};
+  return c;
+}
+
 std::string scratch(std::string const &name) {
   static const auto dir = ttgnn::test::scratch_dir("pipeline");
   return (dir / name).string();
@@ -284,17 +300,7 @@ TEST_CASE("default_tt_rank: 16 from a quarter of the nodes in the training set, 
 TEST_CASE("run_training: the original order keeps no N-entry node map in the memory report") {
   const auto data = sbm(700, 0);
   const double mib = 1024.0 * 1024.0, n = 700;
-  ttgnn::RunConfig c;
-  c.input = ttgnn::InputKind::tt;
-  c.order = ttgnn::OrderMethod::original;
-  c.embedding.dim = 16;
-  c.embedding.tt_rank = 4;
-  c.hidden = 16;
-  c.epochs = 2;
-  c.seed = 3;
-  c.model = ttgnn::GnnKind::sage;
-  c.minibatch.batch_size = 64;
-  c.minibatch.fanouts = {4, 4};
+  ttgnn::RunConfig c = small_minibatch_tt(ttgnn::OrderMethod::original);
   c.predictions_out = scratch("original_logits.npy");
   c.export_embeddings = scratch("original_emb.npy");
   // table: the TT cores and their gradients only (a row map would add 8 bytes per node)
@@ -316,17 +322,7 @@ TEST_CASE("run_training: the original order keeps no N-entry node map in the mem
 }
 
 TEST_CASE("run_training: a dataset taken over is freed once the ordered copy exists") {
-  ttgnn::RunConfig c;
-  c.input = ttgnn::InputKind::tt;
-  c.order = ttgnn::OrderMethod::metis_hier; // a relabelled copy
-  c.embedding.dim = 16;
-  c.embedding.tt_rank = 4;
-  c.hidden = 16;
-  c.epochs = 2;
-  c.seed = 3;
-  c.model = ttgnn::GnnKind::sage;
-  c.minibatch.batch_size = 64;
-  c.minibatch.fanouts = {4, 4};
+  const ttgnn::RunConfig c = small_minibatch_tt(ttgnn::OrderMethod::metis_hier); // relabelled
   const auto shared = sbm(700, 0);
   const auto kept = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), shared, c);
   auto owned = sbm(700, 0);
