@@ -204,7 +204,7 @@ template <class ExecutionSpace, class Ordinal>
 Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                   std::vector<std::int32_t> const &part, std::vector<Id> const &seq,
                   std::vector<Id> const &runs, std::vector<Id> const &part_runs,
-                  std::vector<Id> const &local, std::vector<Id> const &run_key,
+                  std::vector<Id> &local, std::vector<Id> const &run_key,
                   std::vector<Id> const &n_factors, MultilevelOptions const &options,
                   MultilevelStats &stats, IdView old_to_row) {
   const Id p = n_factors[0], n2 = n_factors[1];
@@ -213,7 +213,8 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
     sub_cap *= n_factors[k];
   auto row_map = graph.row_map;
   auto entries = graph.entries;
-  const Id *sq = seq.data(), *rn = runs.data(), *pr = part_runs.data(), *lc = local.data();
+  const Id *sq = seq.data(), *rn = runs.data(), *pr = part_runs.data();
+  Id *lc = local.data();
   const Id *rk = run_key.data();
   const std::int32_t *pt = part.data();
   // The graph of slice q's units.
@@ -242,16 +243,35 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
       s.node_weight.push_back(rn[r + 1] - rn[r]);
     }
   };
+  // The graph of slice q's nodes (node i: seq[rn[pr[q]] + i], whose local[] holds i).
+  auto node_graph = [=](Id q, SliceGraph &s) {
+    for (Id i = rn[pr[q]]; i < rn[pr[q + 1]]; ++i) {
+      const Id v = sq[i];
+      for (Id a = row_map(v); a < row_map(v + 1); ++a) {
+        const Id w = entries(a);
+        if (w != v && pt[w] == q) {
+          s.adj.push_back(lc[w]);
+          s.edge_weight.push_back(1);
+        }
+      }
+      s.xadj.push_back(static_cast<Id>(s.adj.size()));
+      s.node_weight.push_back(1);
+    }
+  };
   // Writes slice q's rows: each slot its units' nodes in unit order; the nodes that do not fit
   // their unit's slot (slot by slot), then those of units without a slot, fill the free rows in
-  // order. Returns how many nodes did not fit their unit's slot.
-  auto write_rows = [=](Id q, std::vector<Id> const &slot) {
-    const Id units = pr[q + 1] - pr[q];
+  // order. The units are the slice's runs, or with \p per_node its nodes (slot[i] is that of
+  // seq[rn[pr[q]] + i]). Returns how many nodes did not fit their unit's slot.
+  auto write_rows = [=](Id q, std::vector<Id> const &slot, bool per_node) {
+    const Id first = rn[pr[q]];
+    const Id units = per_node ? rn[pr[q + 1]] - first : pr[q + 1] - pr[q];
     std::vector<Id> fill(n2, 0);
     std::vector<std::pair<Id, Id>> overflow; // (slot, node), slot n2 for units without one
     for (Id u = 0; u < units; ++u) {
       const Id j = slot[u] >= 0 && slot[u] < n2 ? slot[u] : n2;
-      for (Id i = rn[pr[q] + u]; i < rn[pr[q] + u + 1]; ++i) {
+      const Id begin = per_node ? first + u : rn[pr[q] + u];
+      const Id end = per_node ? begin + 1 : rn[pr[q] + u + 1];
+      for (Id i = begin; i < end; ++i) {
         if (j < n2 && fill[j] < sub_cap)
           old_to_row(sq[i]) = (q * n2 + j) * sub_cap + fill[j]++;
         else
@@ -269,8 +289,8 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
     return static_cast<Id>(overflow.size());
   };
   // Slices with too many units for a quick METIS call (thousands of tiny clusters, as label
-  // propagation leaves on graphs without local clustering) grow their slots greedily, from
-  // their units in second-level cluster order; the others keep their graph for METIS below.
+  // propagation leaves on graphs without local clustering) grow their slots greedily, node by
+  // node; the others keep their graph of units for METIS below.
   auto split_by_metis = [=](Id q) { return pr[q + 1] - pr[q] <= kMetisUnitsPerPart * n2; };
   std::vector<SliceGraph> slices(p);
   SliceGraph *sg = slices.data();
@@ -284,17 +304,22 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
           slice_graph(q, sg[q]);
           return;
         }
-        const Id units = pr[q + 1] - pr[q];
+        // The slots grow node by node (the clusters are a few nodes each here, and would only
+        // bind the growth), seeded in the order of the nodes' second-level clusters.
+        const Id first = rn[pr[q]], size = rn[pr[q + 1]] - first;
+        std::vector<std::pair<Id, Id>> keyed(size);
+        for (Id r = pr[q]; r < pr[q + 1]; ++r)
+          for (Id i = rn[r]; i < rn[r + 1]; ++i)
+            keyed[i - first] = {rk[r], i - first};
+        for (Id i = 0; i < size; ++i)
+          lc[sq[first + i]] = i; // the node's place in the slice, from here on
         SliceGraph g;
-        slice_graph(q, g);
-        std::vector<std::pair<Id, Id>> keyed(units);
-        for (Id u = 0; u < units; ++u)
-          keyed[u] = {rk[pr[q] + u], u};
+        node_graph(q, g);
         std::sort(keyed.begin(), keyed.end());
-        std::vector<Id> seed_order(units);
-        for (Id u = 0; u < units; ++u)
-          seed_order[u] = keyed[u].second;
-        over += write_rows(q, grow_slots(g, seed_order, n2, sub_cap));
+        std::vector<Id> seed_order(size);
+        for (Id i = 0; i < size; ++i)
+          seed_order[i] = keyed[i].second;
+        over += write_rows(q, grow_slots(g, seed_order, n2, sub_cap), true);
       },
       grown_overflow);
   space.fence();
@@ -333,7 +358,7 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
     std::vector<Id> slot(units);
     for (Id u = 0; u < units; ++u)
       slot[u] = r.part(u);
-    overflow_total += write_rows(q, slot);
+    overflow_total += write_rows(q, slot, false);
   }
   meter.update(p);
   return overflow_total;

@@ -17,11 +17,11 @@
 ///      each part fills its own slot, cluster by cluster, and what does not fit fills the free
 ///      rows of the slice's other slots in order. A slice of more clusters (label propagation
 ///      leaves thousands of tiny ones on graphs without local clustering, and METIS would be
-///      slow on them) grows its slots greedily instead, the slices in parallel: slot after
-///      slot, from the first cluster left in second-level cluster order, add the cluster with
-///      the most fine edges into the slot per node until the slot holds an even share of the
-///      nodes left. Then label propagation refines the (i_1, i_2) slots on the fine graph,
-///      inside each slice. K = 2: the slice's clusters follow each other.
+///      slow on them) grows its slots greedily instead, node by node, the slices in parallel:
+///      slot after slot, from the first node left in the order of the nodes' second-level
+///      clusters, add the node with the most edges into the slot until the slot holds an even
+///      share of the nodes left. Then label propagation refines the (i_1, i_2) slots on the fine
+///      graph, inside each slice. K = 2: the slice's clusters follow each other.
 /// Profiling regions: ttgnn::order::multilevel around ttgnn::order::coarsen (step 1),
 /// ttgnn::order::partition_coarse and ttgnn::order::project (step 2), ttgnn::order::layout.
 /// Row ids are injective, in [0, n_1·...·n_K) (holes allowed), like
