@@ -26,7 +26,22 @@ void gemm(ExecutionSpace const &space, char trans_a, char trans_b, Scalar alpha,
                       std::to_string(n) + ", C is " + std::to_string(c.extent(0)) + "x" +
                       std::to_string(c.extent(1)));
   const char ta[2] = {trans_a, '\0'}, tb[2] = {trans_b, '\0'};
-  KokkosBlas::gemm(space, ta, tb, alpha, a, b, beta, c); // on the caller's instance (stream)
+  // KokkosKernels calls the BLAS (TPL) only for Views whose device is the execution space's own.
+  // A HostSpace View's device is the default host space's (OpenMP), so on Serial the matrices
+  // are seen as Device<Serial, HostSpace> (unmanaged): else Serial took KokkosKernels' own
+  // blocked kernel, many times slower than OpenBLAS.
+  using Device = Kokkos::Device<ExecutionSpace, typename ExecutionSpace::memory_space>;
+  using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+  using In = Kokkos::View<const Scalar **, Kokkos::LayoutRight, Device, Unmanaged>;
+  using Out = Kokkos::View<Scalar **, Kokkos::LayoutRight, Device, Unmanaged>;
+  auto as_in = [](Matrix<Scalar, ExecutionSpace> const &x) {
+    return In(x.data(), x.extent(0), x.extent(1));
+  };
+  if (a.span_is_contiguous() && b.span_is_contiguous() && c.span_is_contiguous())
+    KokkosBlas::gemm(space, ta, tb, alpha, as_in(a), as_in(b), beta,
+                     Out(c.data(), c.extent(0), c.extent(1))); // on the caller's instance (stream)
+  else
+    KokkosBlas::gemm(space, ta, tb, alpha, a, b, beta, c);
 }
 
 #define TTGNN_INSTANTIATE_GEMM(SPACE, SCALAR)                                                      \

@@ -64,3 +64,30 @@ template <class ExecutionSpace> void check_all() {
 TTGNN_TEST_ALL_SPACES("gemm matches the reference triple loop") {
   check_all<ExecutionSpace>();
 }
+
+#if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
+TEST_CASE("gemm on Serial calls the same BLAS as on OpenMP: equal bit for bit") {
+  // KokkosKernels' own blocked kernel (what Serial ran when its Views carried the OpenMP
+  // device) sums in another order than OpenBLAS, so the bits would differ at this k. Run by
+  // the serial test, at one thread: both calls are OpenBLAS' one-thread sgemm.
+  const int m = 96, n = 80, k = 300;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1, 1);
+  ttgnn::Matrix<float, Kokkos::Serial> a("a", m, k), b("b", k, n), cs("cs", m, n);
+  for (int i = 0; i < m; ++i)
+    for (int p = 0; p < k; ++p)
+      a(i, p) = u(rng);
+  for (int p = 0; p < k; ++p)
+    for (int j = 0; j < n; ++j)
+      b(p, j) = u(rng);
+  ttgnn::Matrix<float, Kokkos::OpenMP> co("co", m, n); // the same HostSpace Views
+  ttgnn::gemm(Kokkos::Serial(), 'N', 'N', 1.0f, a, b, 0.0f, cs);
+  ttgnn::gemm(Kokkos::OpenMP(), 'N', 'N', 1.0f, a, b, 0.0f, co);
+  Kokkos::fence();
+  int differ = 0;
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      differ += cs(i, j) != co(i, j);
+  CHECK(differ == 0);
+}
+#endif
