@@ -199,7 +199,9 @@ std::vector<Id> grow_slots(SliceGraph const &g, std::vector<Id> const &seed_orde
 }
 
 /// Splits each slice into n_2 slots of \p sub_cap rows and writes the rows (step 3 of the
-/// header); returns the nodes that did not fit their unit's slot.
+/// header); returns the nodes that did not fit their unit's slot. \p local holds each node's
+/// run in its slice; for the slices whose slots grow node by node it becomes the node's place
+/// in the slice.
 template <class ExecutionSpace, class Ordinal>
 Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                   std::vector<std::int32_t> const &part, std::vector<Id> const &seq,
