@@ -68,6 +68,7 @@
 #include "graph/order/ordering.hpp"
 #include "graph/order/ordering_report.hpp"
 #include "graph/permutation.hpp"
+#include "graph/permute_in_place.hpp"
 #include "graph/sparse_features.hpp"
 #include "graph/spectral/spectral_embedding.hpp"
 #include "graph/spectral/subspace_iteration.hpp"

@@ -4,6 +4,7 @@
 #include "core/runtime/byte_ledger.hpp"
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/order/locality.hpp"
+#include "graph/permute_in_place.hpp"
 
 #include <Kokkos_Profiling_ScopedRegion.hpp>
 
@@ -103,8 +104,10 @@ std::vector<std::int64_t> default_column_factors(std::vector<std::int64_t> d, Or
   return d;
 }
 
-NodeOrder order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, RunLog const &log) {
-  Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::order");
+namespace {
+
+/// order_nodes without NodeOrder::data.
+NodeOrder plan_order(Dataset<std::int32_t> const &data, RunConfig const &c, RunLog const &log) {
   const std::int64_t n = data.num_nodes();
   EmbeddingConfig const &e = c.embedding;
   const bool tt = uses_tt(c.input);
@@ -134,14 +137,38 @@ NodeOrder order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, Run
     if (tt)
       out.node_rows = out.ordering.new_to_row();
   }
-  out.data = out.relabel.size() == 0
-                 ? data
-                 : apply_permutation(Kokkos::DefaultHostExecutionSpace(), data, out.relabel);
   out.table_rows = n;
   if (tt) {
     out.shape = make_tt_shape(out.ordering.rows_used(), e.dim, n_factors, d_factors, e.tt_rank);
     out.table_rows = out.shape.padded_rows();
   }
+  return out;
+}
+
+} // namespace
+
+NodeOrder order_nodes(Dataset<std::int32_t> const &data, RunConfig const &c, RunLog const &log) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::order");
+  NodeOrder out = plan_order(data, c, log);
+  out.data = out.relabel.size() == 0
+                 ? data
+                 : apply_permutation(Kokkos::DefaultHostExecutionSpace(), data, out.relabel);
+  return out;
+}
+
+NodeOrder order_nodes(Dataset<std::int32_t> &&data, RunConfig const &c, RunLog const &log) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::order");
+  NodeOrder out = plan_order(data, c, log);
+  out.data = data; // a View's move copies its handle: the caller's are cleared here
+  data = Dataset<std::int32_t>();
+  if (out.relabel.size() == 0)
+    return out;
+  if (log)
+    log(owns_arrays(out.data.graph)
+            ? "relabelling the graph in its own arrays"
+            : "relabelling the graph into a copy (its arrays are shared with another handle)");
+  out.data =
+      apply_permutation(Kokkos::DefaultHostExecutionSpace(), std::move(out.data), out.relabel);
   return out;
 }
 

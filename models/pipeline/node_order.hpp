@@ -54,6 +54,12 @@ std::vector<std::int64_t> default_column_factors(std::vector<std::int64_t> d, Or
 NodeOrder order_nodes(Dataset<std::int32_t> const &data, RunConfig const &config,
                       RunLog const &log = {});
 
+/// \brief As above for a dataset given up by the caller: NodeOrder::data takes its arrays over
+/// and is relabelled in them (apply_permutation of graph/permute_in_place.hpp), so one graph
+/// and a buffer of a quarter of its arcs are held instead of two graphs. \p data is left empty.
+NodeOrder order_nodes(Dataset<std::int32_t> &&data, RunConfig const &config,
+                      RunLog const &log = {});
+
 /// \brief Bytes of the order's maps the pipeline keeps beside the trainer (none for the
 /// original order): old_to_row, old_to_new, new_to_old (one allocation when they alias), the
 /// TT rows, the ordered ids and \p rows.

@@ -274,7 +274,7 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data,
   out.memory_plan = r.memory_plan;
   out.memory = r.memory; // the trainer's arrays (it holds the permuted dataset)
   if (pdata.graph.entries.data() != data.graph.entries.data()) {
-    // a permuted copy: the dataset as loaded is held too, unless the run freed it
+    // a permuted copy: the dataset as loaded is held too, unless the run took it over
     ByteLedger graph, features, nodes;
     add_dataset_memory(data, graph, features, nodes);
     out.memory.graph_mb += to_mb(graph.bytes());
@@ -288,9 +288,9 @@ RunResult run_minibatch(Space const &space, Dataset<std::int32_t> const &data,
   return out;
 }
 
-/// \p release: \p data holds the only references to the dataset, and the run frees it once the
-/// nodes are ordered into a relabelled copy, so that one copy of the graph is held from then on
-/// (a full table keeps it: its init reads the loaded graph).
+/// \p release: \p data holds the only references to the dataset, and the run relabels it in its
+/// own arrays, so that one copy of the graph is held throughout (a full table keeps the loaded
+/// dataset: its init reads the loaded graph).
 RunResult run(Space const &space, Dataset<std::int32_t> &data, RunConfig const &config,
               RunLog const &log, bool evaluate_only, bool release) {
   Kokkos::Profiling::ScopedRegion region("ttgnn::pipeline::run");
@@ -317,12 +317,12 @@ RunResult run(Space const &space, Dataset<std::int32_t> &data, RunConfig const &
                               : " classes (softmax cross-entropy)"));
   }
   check_run_sizes(c, data);
-  std::optional<StageScope> stage(std::in_place, "ordering the nodes");
-  const NodeOrder o = order_nodes(data, c, log);
-  stage.reset();
   const std::string data_print = data_fingerprint(data);
-  if (release && !uses_full_table(c.input))
-    data = Dataset<std::int32_t>(); // o.data holds the nodes (relabelled, or the same views)
+  std::optional<StageScope> stage(std::in_place, "ordering the nodes");
+  // Released: relabelled in its own arrays, and data is left empty.
+  const NodeOrder o = release && !uses_full_table(c.input) ? order_nodes(std::move(data), c, log)
+                                                           : order_nodes(data, c, log);
+  stage.reset();
   RunResult r = c.minibatch_mode()
                     ? run_minibatch(space, data, data_print, c, o, log, evaluate_only)
                     : run_full_batch(space, data, data_print, c, o, log, evaluate_only);

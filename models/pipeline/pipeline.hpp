@@ -90,9 +90,10 @@ RunResult run_training(Kokkos::DefaultExecutionSpace const &space,
                        Dataset<std::int32_t> const &data, RunConfig const &config,
                        RunLog const &log = {});
 
-/// \brief As above, taking the dataset over: once the nodes are ordered into a relabelled copy,
-/// the dataset as loaded is freed, so that one copy of the graph is held from then on (the
-/// whole dataset once more otherwise; a full-table input keeps it, its init reads it).
+/// \brief As above, taking the dataset over: the nodes are relabelled in the dataset's own arrays
+/// (graph and dense features; a buffer of a quarter of the arcs), so that one copy of the graph
+/// is held throughout (two otherwise; a full-table input keeps the loaded dataset, its init
+/// reads it). \p data is left empty.
 RunResult run_training(Kokkos::DefaultExecutionSpace const &space, Dataset<std::int32_t> &&data,
                        RunConfig const &config, RunLog const &log = {});
 

@@ -1,13 +1,16 @@
-// Permutation (bijection, inverse, composition), apply_permutation on a whole dataset, and
-// the orderings of compute_ordering (original, random, metis, metis-hier, rcm).
+// Permutation (bijection, inverse, composition), apply_permutation on a whole dataset (copied
+// and in place), and the orderings of compute_ordering (original, random, metis, metis-hier,
+// rcm).
 #include "core/error.hpp"
 #include "graph/order/ordering.hpp"
 #include "graph/permutation.hpp"
+#include "graph/permute_in_place.hpp"
 #include "order_test_graphs.hpp"
 #include "test_harness.hpp"
 
 #include <algorithm>
 #include <cstdlib>
+#include <random>
 #include <set>
 #include <vector>
 
@@ -143,6 +146,137 @@ template <class ExecutionSpace> void check_apply_dataset() {
 }
 TTGNN_TEST_HOST_SPACES("apply_permutation moves graph, labels, features and splits together") {
   check_apply_dataset<ExecutionSpace>();
+}
+
+namespace {
+
+// Random edges among the first 3/4 of the n nodes, a hub (node 0) joined to every fourth of
+// them, the last quarter isolated: rows of very different lengths, and empty rows.
+CsrGraph<std::int32_t, Kokkos::HostSpace> uneven_graph(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Edge> edges;
+  for (std::int64_t k = 0; k < 3 * n; ++k) {
+    const auto u = static_cast<std::int64_t>(rng() % (n * 3 / 4));
+    const auto v = static_cast<std::int64_t>(rng() % (n * 3 / 4));
+    if (u != v)
+      edges.push_back({std::min(u, v), std::max(u, v)});
+  }
+  for (std::int64_t v = 1; v < n * 3 / 4; v += 4)
+    edges.push_back({0, v});
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  return test::make_graph(n, edges);
+}
+
+template <class View> std::vector<typename View::non_const_value_type> values(View const &v) {
+  return std::vector<typename View::non_const_value_type>(v.data(), v.data() + v.span());
+}
+
+} // namespace
+
+template <class ExecutionSpace> void check_in_place() {
+  ExecutionSpace space;
+  for (std::int64_t n : {4, 9, 400}) {
+    const auto p = Permutation::from_new_to_old(random_new_to_old(n, 5 + n));
+    const auto g = uneven_graph(n, 3);
+    const auto expected = permute_graph(space, g, p);
+    std::int64_t max_degree = 0;
+    for (std::int64_t v = 0; v < g.num_nodes(); ++v)
+      max_degree = std::max(max_degree, g.row_map(v + 1) - g.row_map(v));
+    for (int blocks : {1, 2, 3, 4, 7, 1000}) {
+      CAPTURE(n);
+      CAPTURE(blocks);
+      CsrGraph<std::int32_t, Kokkos::HostSpace> h; // a copy of g in its own arrays
+      h.row_map = decltype(h.row_map)("row_map", g.row_map.extent(0));
+      h.entries = decltype(h.entries)("entries", g.entries.extent(0));
+      Kokkos::deep_copy(h.row_map, g.row_map);
+      Kokkos::deep_copy(h.entries, g.entries);
+      const auto *storage = h.entries.data();
+      const std::int64_t buffer = permute_graph_in_place(space, h, p, blocks);
+      CHECK(h.entries.data() == storage); // the same array
+      CHECK(values(h.row_map) == values(expected.row_map));
+      CHECK(values(h.entries) == values(expected.entries)); // renamed, moved, rows sorted
+      // one block of new rows at a time: about num_arcs / blocks, at most one row more
+      CHECK(buffer <= g.num_arcs() / blocks + max_degree + 1);
+    }
+    // Dense rows: as permute_rows, in the same memory.
+    DenseFeatures x("x", n, 3), copy("copy", n, 3);
+    for (std::int64_t v = 0; v < n; ++v)
+      for (int j = 0; j < 3; ++j)
+        x(v, j) = static_cast<float>(10 * v + j);
+    Kokkos::deep_copy(copy, x);
+    for (int blocks : {1, 3, 1000}) {
+      Kokkos::deep_copy(x, copy);
+      permute_rows_in_place(space, x, p, blocks);
+      CHECK(values(x) == values(permute_rows(space, copy, p)));
+    }
+  }
+}
+TTGNN_TEST_HOST_SPACES("permute_graph_in_place and permute_rows_in_place equal the copies") {
+  check_in_place<ExecutionSpace>();
+}
+
+template <class ExecutionSpace> void check_apply_in_place() {
+  ExecutionSpace space;
+  Dataset<std::int32_t> data;
+  data.graph = uneven_graph(200, 8);
+  data.num_classes = 4;
+  data.labels = decltype(data.labels)("labels", 200);
+  data.features = decltype(data.features)("features", 200, 5);
+  data.node_year = decltype(data.node_year)("year", 200);
+  for (int v = 0; v < 200; ++v) {
+    data.labels(v) = v % 4;
+    data.node_year(v) = 2000 + v % 7;
+    for (int j = 0; j < 5; ++j)
+      data.features(v, j) = static_cast<float>(v - j);
+  }
+  data.train = ids({3, 199, 0});
+  data.valid = ids({17});
+  data.test = ids({});
+  const auto perm = Permutation::from_new_to_old(random_new_to_old(200, 21));
+  const auto copied = apply_permutation(space, data, perm);
+  Dataset<std::int32_t> given; // a deep copy, given up below
+  given.graph.row_map = decltype(given.graph.row_map)("row_map", 201);
+  given.graph.entries = decltype(given.graph.entries)("entries", data.graph.num_arcs());
+  Kokkos::deep_copy(given.graph.row_map, data.graph.row_map);
+  Kokkos::deep_copy(given.graph.entries, data.graph.entries);
+  given.num_classes = 4;
+  given.labels = decltype(given.labels)("labels", 200);
+  given.features = decltype(given.features)("features", 200, 5);
+  given.node_year = decltype(given.node_year)("year", 200);
+  Kokkos::deep_copy(given.labels, data.labels);
+  Kokkos::deep_copy(given.features, data.features);
+  Kokkos::deep_copy(given.node_year, data.node_year);
+  given.train = data.train;
+  given.valid = data.valid;
+  given.test = data.test;
+  const auto *features = given.features.data();
+  const auto out = apply_permutation(space, std::move(given), perm);
+  CHECK(given.num_nodes() == 0); // the caller's handles are cleared
+  CHECK(given.features.extent(0) == 0);
+  CHECK(out.features.data() == features);
+  CHECK(values(out.graph.row_map) == values(copied.graph.row_map));
+  CHECK(values(out.graph.entries) == values(copied.graph.entries));
+  CHECK(values(out.features) == values(copied.features));
+  CHECK(values(out.labels) == values(copied.labels));
+  CHECK(values(out.node_year) == values(copied.node_year));
+  CHECK(values(out.train) == values(copied.train));
+  CHECK(values(out.valid) == values(copied.valid));
+  CHECK(out.test.extent(0) == 0);
+  CHECK(out.num_classes == 4);
+  // Arrays another handle shares are copied: that handle's dataset is unchanged.
+  Dataset<std::int32_t> handle = data;
+  const auto from_shared = apply_permutation(space, std::move(handle), perm);
+  CHECK(from_shared.graph.entries.data() != data.graph.entries.data());
+  CHECK(from_shared.features.data() != data.features.data());
+  CHECK(values(from_shared.graph.entries) == values(copied.graph.entries));
+  CHECK(values(from_shared.features) == values(copied.features));
+  const auto again = apply_permutation(space, data, perm);
+  CHECK(values(again.graph.entries) == values(copied.graph.entries));
+  CHECK(values(again.features) == values(copied.features));
+}
+TTGNN_TEST_HOST_SPACES("apply_permutation of a dataset given up relabels it in its own arrays") {
+  check_apply_in_place<ExecutionSpace>();
 }
 
 template <class ExecutionSpace> void check_orderings() {

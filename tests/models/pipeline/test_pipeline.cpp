@@ -321,7 +321,7 @@ TEST_CASE("run_training: the original order keeps no N-entry node map in the mem
   CHECK(h.memory.table_mb * mib == doctest::Approx(2.0 * 4 * h.embedding_params + 8.0 * n));
 }
 
-TEST_CASE("run_training: a dataset taken over is freed once the ordered copy exists") {
+TEST_CASE("run_training: a dataset taken over is relabelled in its own arrays, unless shared") {
   const ttgnn::RunConfig c = small_minibatch_tt(ttgnn::OrderMethod::metis_hier); // relabelled
   const auto shared = sbm(700, 0);
   const auto kept = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), shared, c);
@@ -329,21 +329,34 @@ TEST_CASE("run_training: a dataset taken over is freed once the ordered copy exi
   const double graph_mb = double(owned.graph.row_map.span() * sizeof(std::int64_t) +
                                  owned.graph.entries.span() * sizeof(std::int32_t)) /
                           (1024.0 * 1024.0);
-  const auto probe = owned.graph.entries; // counts the references to the loaded graph
-  long refs_at_input = -1;
-  const ttgnn::RunLog log = [&](std::string const &line) {
-    if (line.rfind("TT table", 0) == 0) // logged as the input is built
-      refs_at_input = static_cast<long>(probe.use_count());
+  std::vector<std::string> lines;
+  const ttgnn::RunLog log = [&](std::string const &line) { lines.push_back(line); };
+  auto logged = [&](std::string const &text) {
+    return std::count(lines.begin(), lines.end(), text);
   };
   const auto moved = ttgnn::run_training(Kokkos::DefaultExecutionSpace(), std::move(owned), c, log);
-  CHECK(owned.num_nodes() == 0);              // the caller's references are cleared ...
-  CHECK(refs_at_input == 1);                  // ... and the run's before the input is built
+  CHECK(owned.num_nodes() == 0); // the caller's references are cleared
+  CHECK(logged("relabelling the graph in its own arrays") == 1);
   CHECK(moved.test_score == kept.test_score); // the same run
   REQUIRE(moved.history.size() == kept.history.size());
   for (std::size_t e = 0; e < kept.history.size(); ++e)
     CHECK(moved.history[e].loss == kept.history[e].loss);
   // the memory report counts the loaded graph beside the ordered one only where it is held
   CHECK(kept.memory.graph_mb - moved.memory.graph_mb == doctest::Approx(graph_mb));
+  // A dataset given up while another handle still shares its arrays is relabelled into a copy:
+  // the other handle's graph is unchanged, and so is the run.
+  auto given = sbm(700, 0);
+  const auto alias = given;
+  lines.clear();
+  const auto copied =
+      ttgnn::run_training(Kokkos::DefaultExecutionSpace(), std::move(given), c, log);
+  CHECK(logged("relabelling the graph into a copy (its arrays are shared with another handle)") ==
+        1);
+  std::int64_t differ = 0;
+  for (std::size_t a = 0; a < alias.graph.entries.extent(0); ++a)
+    differ += alias.graph.entries(a) != shared.graph.entries(a);
+  CHECK(differ == 0);
+  CHECK(copied.test_score == kept.test_score);
 }
 
 TEST_CASE("evaluate_checkpoint: the trained run's scores and logits, from the file alone") {
