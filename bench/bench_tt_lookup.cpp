@@ -12,13 +12,15 @@
 //   bench_tt_lookup [--n 100,100,100] [--d 8,4,4] [--ranks 8,16,32]
 //                   [--batches 1000,10000,100000] [--block 1000] [--reps 9]
 //                   [--scalar float|double] [--variants prefix-det,prefix-atomic,plain-atomic]
-//                   [--ids random,contiguous] [--peak 1|0]
+//                   [--ids random,contiguous,sorted] [--peak 1|0]
 //
 // --peak 0 leaves out the GEMM line of the other scalar type (the GEMM and triad rates of
 // --scalar are always measured: the bounds need them).
 //
-// ids "random": uniform over the N = prod(n) rows (with repeats); "contiguous": blocks of
-// --block consecutive ids at random offsets (as a batch looks after METIS ordering). Threads
+// ids "random": uniform over the N = prod(n) rows (with repeats); "sorted": the same ids in
+// increasing order (the same prefixes and work; the rows of a prefix are then next to each
+// other in the output and the gradients); "contiguous": blocks of --block consecutive ids at
+// random offsets (as a batch looks after METIS ordering). Threads
 // come from OMP_NUM_THREADS. Each measurement runs once to warm up, then --reps times; one
 // JSON line each with medians (forward, forward+backward, and the backward alone on the
 // forward's plan). GFLOP/s counts the flops the kernels execute (fewer than the plain chain
@@ -102,9 +104,11 @@ std::vector<std::int64_t> make_ids(std::string const &kind, std::int64_t batch, 
                                    std::int64_t block, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::int64_t> ids(batch);
-  if (kind == "random") {
+  if (kind == "random" || kind == "sorted") {
     for (auto &x : ids)
       x = std::uniform_int_distribution<std::int64_t>(0, rows - 1)(rng);
+    if (kind == "sorted")
+      std::sort(ids.begin(), ids.end());
   } else {
     for (std::int64_t b = 0; b < batch; b += block) {
       const auto start = std::uniform_int_distribution<std::int64_t>(0, rows - block)(rng);
@@ -310,9 +314,15 @@ int main(int argc, char **argv) {
       cfg.scalar = value;
     else if (key == "--variants")
       cfg.variants = split(value);
-    else if (key == "--ids")
+    else if (key == "--ids") {
       cfg.kinds = split(value);
-    else if (key == "--peak")
+      for (auto const &k : cfg.kinds)
+        if (k != "random" && k != "sorted" && k != "contiguous") {
+          std::cerr << "bench_tt_lookup: --ids " << k
+                    << ": expected random, sorted or contiguous\n";
+          return 2;
+        }
+    } else if (key == "--peak")
       cfg.peak = value != "0";
     else {
       std::cerr << "bench_tt_lookup: unknown option " << key << "\n";
