@@ -24,18 +24,18 @@ namespace {
 // so a file exists only while its name is listed. A finished file that waits for its
 // transaction also lists its destination.
 constexpr int temp_slots = 64;
-enum SlotState : int { slot_free = 0, slot_writing = 1, slot_finished = 2 };
+enum SlotState : int { slot_free = 0, slot_writing = 1, slot_finished = 2, slot_folder = 3 };
 char temp_names[temp_slots][PATH_MAX];
 char dest_names[temp_slots][PATH_MAX];
 std::atomic<int> temp_state[temp_slots];
 std::atomic<bool> transaction_committing{false};
 
-int take_slot(std::string const &name) {
+int take_slot(std::string const &name, SlotState state = slot_writing) {
   if (name.size() >= PATH_MAX)
     return -1;
   for (int i = 0; i < temp_slots; ++i) {
     int expected = slot_free;
-    if (temp_state[i].compare_exchange_strong(expected, slot_writing)) {
+    if (temp_state[i].compare_exchange_strong(expected, state)) {
       std::memcpy(temp_names[i], name.c_str(), name.size() + 1);
       return i;
     }
@@ -65,9 +65,14 @@ extern "C" void remove_temporaries_and_reraise(int sig) {
     const int state = temp_state[i].load();
     if (state == slot_finished && finish)
       ::rename(temp_names[i], dest_names[i]);
-    else if (state != slot_free)
+    else if (state == slot_writing || state == slot_finished)
       ::unlink(temp_names[i]);
   }
+  // then the folders: rmdir removes an empty one, so each pass removes one more level
+  for (int pass = 0; pass < temp_slots; ++pass)
+    for (int i = 0; i < temp_slots; ++i)
+      if (temp_state[i].load() == slot_folder)
+        ::rmdir(temp_names[i]);
   std::signal(sig, SIG_DFL);
   std::raise(sig); // delivered when the handler returns: the process ends by the signal
 }
@@ -216,6 +221,14 @@ std::size_t remove_stale_temporaries(std::string const &path) {
       ++removed;
   }
   return removed;
+}
+
+int track_temporary(std::string const &path, bool folder) {
+  return take_slot(path, folder ? slot_folder : slot_writing);
+}
+
+void untrack_temporary(int handle) {
+  free_slot(handle);
 }
 
 void remove_temporaries_on_signal() {

@@ -81,11 +81,21 @@ void write_file_atomic(std::string const &path, std::string const &content);
 /// Call it only while no other process writes \p path. Returns how many were removed.
 std::size_t remove_stale_temporaries(std::string const &path);
 
+/// \brief Lists \p path, a temporary file or folder of another writer (OgbWriter's folder and
+/// the files and folders in it), where the handlers of remove_temporaries_on_signal remove it:
+/// files first, then folders, deepest first (list a folder's files and subfolders too: only
+/// an empty folder is removed). Returns the handle for untrack_temporary, -1 when the list is
+/// full (then a signal leaves \p path behind).
+int track_temporary(std::string const &path, bool folder);
+/// Takes a path of track_temporary off the list (once it is renamed or removed); -1: nothing.
+void untrack_temporary(int handle);
+
 /// \brief Installs handlers for SIGINT, SIGTERM and SIGHUP that remove every temporary file of
 /// this process' AtomicFileWriters and OutputTransaction (or, when the transaction is renaming
-/// its outputs, finish the renames, so that its outputs still appear together) and then end the
-/// process by the same signal (a shell reports 128 + the signal number: 130 for SIGINT, 143 for
-/// SIGTERM). Files already renamed into place stay whole. Call once, early in main().
+/// its outputs, finish the renames, so that its outputs still appear together) and the paths of
+/// track_temporary, and then end the process by the same signal (a shell reports 128 + the
+/// signal number: 130 for SIGINT, 143 for SIGTERM). Files already renamed into place stay
+/// whole. Call once, early in main().
 void remove_temporaries_on_signal();
 
 } // namespace ttgnn

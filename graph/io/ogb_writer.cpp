@@ -2,6 +2,7 @@
 
 #include "core/detail/instantiate.hpp"
 #include "core/error.hpp"
+#include "core/io/atomic_file.hpp"
 #include "core/kokkos_compat.hpp"
 
 #include <zlib.h>
@@ -97,6 +98,7 @@ OgbWriter::OgbWriter(std::string out_dir, bool gzip, bool force)
   if (!mkdtemp(pattern.data()))
     throw InputError(pattern + ": cannot create temporary folder: " + std::strerror(errno));
   temp_dir_ = pattern;
+  tracked_.push_back(track_temporary(temp_dir_, true));
 }
 
 OgbWriter::~OgbWriter() {
@@ -104,14 +106,28 @@ OgbWriter::~OgbWriter() {
     std::error_code ec;
     fs::remove_all(temp_dir_, ec);
   }
+  untrack_all();
+}
+
+void OgbWriter::untrack_all() {
+  for (int handle : tracked_)
+    untrack_temporary(handle);
+  tracked_.clear();
 }
 
 std::string OgbWriter::open_path(std::string const &relative, bool compressible) const {
   const fs::path path = fs::path(temp_dir_) / (relative + (compressible && gzip_ ? ".gz" : ""));
   std::error_code ec;
+  fs::path folder(temp_dir_); // the folders to create, listed for the signal handler first
+  for (auto const &part : path.parent_path().lexically_relative(temp_dir_)) {
+    folder /= part;
+    if (part != "." && !fs::exists(folder, ec))
+      tracked_.push_back(track_temporary(folder.string(), true));
+  }
   fs::create_directories(path.parent_path(), ec);
   if (ec)
     throw InputError(path.parent_path().string() + ": cannot create folder: " + ec.message());
+  tracked_.push_back(track_temporary(path.string(), false));
   return path.string();
 }
 
@@ -204,6 +220,7 @@ void OgbWriter::commit() {
   if (ec)
     throw InputError(temp_dir_ + ": cannot rename to " + out_dir_ + ": " + ec.message());
   committed_ = true;
+  untrack_all();
   if (!old.empty())
     fs::remove_all(old, ec);
 }

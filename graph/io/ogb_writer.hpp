@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ttgnn {
 
@@ -68,7 +69,11 @@ private:
   std::string out_dir_, temp_dir_;
   bool gzip_ = true, force_ = false, committed_ = false;
   ProgressLog progress_;
+  /// The temporary folder, its folders and files, where a signal handler removes them
+  /// (track_temporary, core/io/atomic_file.hpp).
+  mutable std::vector<int> tracked_;
   std::string open_path(std::string const &relative, bool compressible) const;
+  void untrack_all();
 };
 
 } // namespace ttgnn
