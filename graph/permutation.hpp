@@ -111,6 +111,28 @@ template <class ExecutionSpace> void check_host_space() {
   static_assert(Kokkos::SpaceAccessibility<ExecutionSpace, Kokkos::HostSpace>::accessible,
                 "ttgnn permutations run on a host execution space (Serial, OpenMP, Threads)");
 }
+
+/// The row offsets of the graph with offsets \p old_rows in the new order of \p perm.
+template <class ExecutionSpace>
+Kokkos::View<std::int64_t *, Kokkos::HostSpace>
+permuted_row_map(ExecutionSpace const &space,
+                 Kokkos::View<const std::int64_t *, Kokkos::HostSpace> old_rows,
+                 Permutation const &perm) {
+  const std::int64_t n = perm.size();
+  Kokkos::View<std::int64_t *, Kokkos::HostSpace> row_map("ttgnn::permute_graph::row_map", n + 1);
+  auto n2o = perm.new_to_old;
+  Kokkos::parallel_scan(
+      "ttgnn::permute_graph::offsets",
+      Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>(space, 0, n),
+      [=](std::int64_t i, std::int64_t &sum, bool final) {
+        const std::int64_t v = n2o(i);
+        sum += old_rows(v + 1) - old_rows(v);
+        if (final)
+          row_map(i + 1) = sum;
+      });
+  space.fence();
+  return row_map;
+}
 } // namespace detail
 
 /// \brief The graph with node v renamed old_to_new(v); rows stay sorted, the edge set is the
@@ -125,7 +147,7 @@ CsrGraph<Ordinal, Kokkos::HostSpace> permute_graph(ExecutionSpace const &space,
     throw ConfigError("ttgnn::permute_graph: permutation has " + std::to_string(perm.size()) +
                       " ids, graph has " + std::to_string(n) + " nodes");
   CsrGraph<Ordinal, Kokkos::HostSpace> out;
-  out.row_map = decltype(out.row_map)("ttgnn::permute_graph::row_map", n + 1);
+  out.row_map = detail::permuted_row_map(space, g.row_map, perm);
   out.entries = decltype(out.entries)(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "ttgnn::permute_graph::entries"),
       g.num_arcs());
@@ -136,13 +158,6 @@ CsrGraph<Ordinal, Kokkos::HostSpace> permute_graph(ExecutionSpace const &space,
   auto n2o = perm.new_to_old;
   auto o2n = perm.old_to_new;
   using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-  Kokkos::parallel_scan("ttgnn::permute_graph::offsets", Policy(space, 0, n),
-                        [=](std::int64_t i, std::int64_t &sum, bool final) {
-                          const std::int64_t v = n2o(i);
-                          sum += old_rows(v + 1) - old_rows(v);
-                          if (final)
-                            row_map(i + 1) = sum;
-                        });
   // Host lambda (not KOKKOS_LAMBDA): std::sort runs on the host space only.
   Kokkos::parallel_for("ttgnn::permute_graph::fill", Policy(space, 0, n), [=](std::int64_t i) {
     const std::int64_t v = n2o(i);
@@ -269,6 +284,30 @@ SparseFeatures permute_sparse_rows(ExecutionSpace const &space, SparseFeatures c
   return out;
 }
 
+namespace detail {
+/// \brief Everything of \p data but the graph and the dense features into \p out (which may be
+/// \p data): the name and metadata, and the labels, multi-labels, sparse features, node_year
+/// and split ids relabelled by \p perm.
+template <class ExecutionSpace, class Ordinal>
+void permute_other_arrays(ExecutionSpace const &space, Dataset<Ordinal> const &data,
+                          Dataset<Ordinal> &out, Permutation const &perm) {
+  out.name = data.name;
+  out.num_classes = data.num_classes;
+  out.split_name = data.split_name;
+  out.eval_metric = data.eval_metric;
+  out.labels = permute_rows(space, data.labels, perm);
+  if (data.multilabels.extent(0) > 0)
+    out.multilabels = permute_rows(space, data.multilabels, perm);
+  if (data.sparse_features.has_values())
+    out.sparse_features = permute_sparse_rows(space, data.sparse_features, perm);
+  if (data.node_year.extent(0) > 0)
+    out.node_year = permute_rows(space, data.node_year, perm);
+  out.train = map_ids_to_new(space, data.train, perm);
+  out.valid = map_ids_to_new(space, data.valid, perm);
+  out.test = map_ids_to_new(space, data.test, perm);
+}
+} // namespace detail
+
 /// \brief The dataset relabelled by \p perm: graph, labels (and multi-label rows), features
 /// (dense or sparse),
 /// node_year and the split ids together (split lists keep their order, their ids become new
@@ -278,24 +317,11 @@ template <class ExecutionSpace, class Ordinal>
 Dataset<Ordinal> apply_permutation(ExecutionSpace const &space, Dataset<Ordinal> const &data,
                                    Permutation const &perm) {
   Dataset<Ordinal> out;
-  out.name = data.name;
-  out.num_classes = data.num_classes;
-  out.split_name = data.split_name;
-  out.eval_metric = data.eval_metric;
   out.graph = permute_graph(space, data.graph, perm);
-  out.labels = permute_rows(space, data.labels, perm);
-  if (data.multilabels.extent(0) > 0)
-    out.multilabels = permute_rows(space, data.multilabels, perm);
   // 0 x F features (dimension only) or none: nothing to permute
   out.features =
       data.features.extent(0) > 0 ? permute_rows(space, data.features, perm) : data.features;
-  if (data.sparse_features.has_values())
-    out.sparse_features = permute_sparse_rows(space, data.sparse_features, perm);
-  if (data.node_year.extent(0) > 0)
-    out.node_year = permute_rows(space, data.node_year, perm);
-  out.train = map_ids_to_new(space, data.train, perm);
-  out.valid = map_ids_to_new(space, data.valid, perm);
-  out.test = map_ids_to_new(space, data.test, perm);
+  detail::permute_other_arrays(space, data, out, perm);
   return out;
 }
 

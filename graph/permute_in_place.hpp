@@ -109,23 +109,14 @@ std::int64_t permute_graph_in_place(ExecutionSpace const &space,
                       " nodes");
   using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
   auto entries = g.entries;
-  auto old_rows = g.row_map;
-  auto n2o = perm.new_to_old;
   auto o2n = perm.old_to_new;
-  Kokkos::View<std::int64_t *, Kokkos::HostSpace> row_map("ttgnn::permute_graph::row_map", n + 1);
-  Kokkos::parallel_scan("ttgnn::permute_in_place::offsets", Policy(space, 0, n),
-                        [=](std::int64_t i, std::int64_t &sum, bool final) {
-                          const std::int64_t v = n2o(i);
-                          sum += old_rows(v + 1) - old_rows(v);
-                          if (final)
-                            row_map(i + 1) = sum;
-                        });
+  const auto row_map = detail::permuted_row_map(space, g.row_map, perm);
   Kokkos::parallel_for("ttgnn::permute_in_place::rename", Policy(space, 0, g.num_arcs()),
                        [=](std::int64_t a) { entries(a) = static_cast<Ordinal>(o2n(entries(a))); });
   space.fence();
   // The old offsets serve as the rows' current positions.
   const std::int64_t buffer = detail::permute_segments_in_place(
-      space, entries.data(), old_rows, row_map, perm, blocks,
+      space, entries.data(), g.row_map, row_map, perm, blocks,
       [](Ordinal *first, Ordinal *last) { std::sort(first, last); });
   g.row_map = row_map;
   return buffer;
@@ -187,20 +178,11 @@ Dataset<Ordinal> apply_permutation(ExecutionSpace const &space, Dataset<Ordinal>
     permute_graph_in_place(space, out.graph, perm);
   else
     out.graph = permute_graph(space, out.graph, perm);
-  out.labels = permute_rows(space, out.labels, perm);
-  if (out.multilabels.extent(0) > 0)
-    out.multilabels = permute_rows(space, out.multilabels, perm);
   if (out.features.extent(0) > 0 && out.features.use_count() == 1)
     permute_rows_in_place(space, out.features, perm);
   else if (out.features.extent(0) > 0)
     out.features = permute_rows(space, out.features, perm);
-  if (out.sparse_features.has_values())
-    out.sparse_features = permute_sparse_rows(space, out.sparse_features, perm);
-  if (out.node_year.extent(0) > 0)
-    out.node_year = permute_rows(space, out.node_year, perm);
-  out.train = map_ids_to_new(space, out.train, perm);
-  out.valid = map_ids_to_new(space, out.valid, perm);
-  out.test = map_ids_to_new(space, out.test, perm);
+  detail::permute_other_arrays(space, out, out, perm);
   return out;
 }
 

@@ -4,11 +4,10 @@
 #include "core/io/atomic_file.hpp"
 #include "core/error.hpp"
 #include "scratch_dir.hpp"
+#include "signal_test_util.hpp"
 #include "test_harness.hpp"
 
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
@@ -155,28 +154,18 @@ TEST_CASE("output transaction: immediate writers (checkpoints) commit at once, o
 TEST_CASE("track_temporary: a signal removes the listed files and empty folders, nothing else") {
   const fs::path root = fresh_dir("tracked");
   const fs::path tree = root / "tree", kept = root / "kept";
-  const pid_t pid = ::fork();
-  if (pid == 0) { // the child lists a tree of folders and files, then is stopped by SIGTERM
-    try {
-      ttgnn::remove_temporaries_on_signal();
-      for (fs::path const &folder : {tree, tree / "a", tree / "a" / "b", kept}) {
-        ttgnn::track_temporary(folder.string(), true);
-        fs::create_directories(folder);
-      }
-      for (fs::path const &file : {tree / "x", tree / "a" / "b" / "y"}) {
-        ttgnn::track_temporary(file.string(), false);
-        std::ofstream(file) << "data";
-      }
-      std::ofstream(kept / "unlisted") << "stays";
-      std::raise(SIGTERM);
-    } catch (...) {
-    }
-    ::_exit(2); // not reached when the signal ends the process
-  }
-  int status = 0;
-  REQUIRE(::waitpid(pid, &status, 0) == pid);
-  REQUIRE(WIFSIGNALED(status));
-  CHECK(WTERMSIG(status) == SIGTERM);
+  // the child lists a tree of folders and files, then is stopped by SIGTERM
+  CHECK(ttgnn::test::signal_ending_child([&] {
+          for (fs::path const &folder : {tree, tree / "a", tree / "a" / "b", kept}) {
+            ttgnn::track_temporary(folder.string(), true);
+            fs::create_directories(folder);
+          }
+          for (fs::path const &file : {tree / "x", tree / "a" / "b" / "y"}) {
+            ttgnn::track_temporary(file.string(), false);
+            std::ofstream(file) << "data";
+          }
+          std::ofstream(kept / "unlisted") << "stays";
+        }) == SIGTERM);
   CHECK(!fs::exists(tree));                      // files, then folders deepest first
   CHECK(read_all(kept / "unlisted") == "stays"); // a folder with an unlisted file stays, whole
 }

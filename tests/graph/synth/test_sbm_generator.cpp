@@ -3,15 +3,14 @@
 // class means, power-law degrees, configuration errors, the OGB writer, and the round trip
 // generate -> write -> load_ogb -> compare.
 #include "core/error.hpp"
-#include "core/io/atomic_file.hpp"
 #include "graph/io/line_reader.hpp"
 #include "graph/io/ogb_loader.hpp"
 #include "graph/io/ogb_writer.hpp"
 #include "graph/synth/detail/sbm_detail.hpp"
 #include "graph/synth/sbm_generator.hpp"
+#include "signal_test_util.hpp"
 #include "test_harness.hpp"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -527,23 +526,13 @@ TEST_CASE("sbm: an uncommitted OgbWriter leaves nothing behind") {
 
 TEST_CASE("sbm: an OgbWriter stopped by a signal leaves nothing behind") {
   const fs::path dir = scratch("signalled");
-  const pid_t pid = ::fork();
-  if (pid == 0) { // the child writes a folder's files and is stopped by SIGTERM before commit
-    try {
-      ttgnn::remove_temporaries_on_signal();
-      ttgnn::OgbWriter writer(dir.string(), true, false);
-      writer.write_table("raw/num-node-list.csv", "5\n");
-      writer.write_table("split/random/train.csv", "0\n");
-      writer.write_plain("meta.csv", "key,value\n");
-      std::raise(SIGTERM);
-    } catch (...) {
-    }
-    ::_exit(2); // not reached when the signal ends the process
-  }
-  int status = 0;
-  REQUIRE(::waitpid(pid, &status, 0) == pid);
-  REQUIRE(WIFSIGNALED(status));
-  CHECK(WTERMSIG(status) == SIGTERM);
+  // the child writes a folder's files and is stopped by SIGTERM before commit
+  CHECK(ttgnn::test::signal_ending_child([&] {
+          ttgnn::OgbWriter writer(dir.string(), true, false);
+          writer.write_table("raw/num-node-list.csv", "5\n");
+          writer.write_table("split/random/train.csv", "0\n");
+          writer.write_plain("meta.csv", "key,value\n");
+        }) == SIGTERM);
   CHECK(!fs::exists(dir));
   std::vector<std::string> left; // the temporary folder is next to the destination
   for (auto const &entry : fs::directory_iterator(dir.parent_path()))
