@@ -11,9 +11,9 @@
 /// gathered into the buffer (in parallel); the rows after the block are moved to the end of
 /// the array, keeping their order (one serial pass from the back, each row moving towards the
 /// end, so that no row overwrites one not yet moved); the buffer is copied into the gap that
-/// opens in front of them. Each entry moves about (blocks + 1) / 2 + 2 times. The result does
-/// not depend on the number of blocks or threads: it is the same as permute_graph's and
-/// permute_rows'.
+/// opens in front of them. Each entry moves about (blocks - 1) / 2 + 2 times. Everything is
+/// allocated before the first entry changes. The result does not depend on the number of
+/// blocks or threads: it is the same as permute_graph's and permute_rows'.
 
 #include "core/error.hpp"
 #include "graph/csr_graph.hpp"
@@ -93,10 +93,10 @@ permute_segments_in_place(ExecutionSpace const &space, T *data,
 
 } // namespace detail
 
-/// \brief permute_graph(space, g, perm) in g's own arrays: the neighbour ids are renamed in
-/// place, the rows moved into the new order with a buffer of about num_arcs / \p blocks
-/// entries (see the file comment), and g.row_map replaced by the new offsets. Every other
-/// handle of g's entries sees the relabelled graph. Returns the buffer's entries.
+/// \brief permute_graph(space, g, perm) in g's own arrays: the rows move into the new order
+/// through a buffer of about num_arcs / \p blocks entries (see the file comment), where their
+/// neighbour ids are renamed and sorted, and g.row_map is replaced by the new offsets. Every
+/// other handle of g's entries sees the relabelled graph. Returns the buffer's entries.
 template <class ExecutionSpace, class Ordinal>
 std::int64_t permute_graph_in_place(ExecutionSpace const &space,
                                     CsrGraph<Ordinal, Kokkos::HostSpace> &g,
@@ -107,17 +107,16 @@ std::int64_t permute_graph_in_place(ExecutionSpace const &space,
     throw ConfigError("ttgnn::permute_graph_in_place: permutation has " +
                       std::to_string(perm.size()) + " ids, graph has " + std::to_string(n) +
                       " nodes");
-  using Policy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-  auto entries = g.entries;
   auto o2n = perm.old_to_new;
   const auto row_map = detail::permuted_row_map(space, g.row_map, perm);
-  Kokkos::parallel_for("ttgnn::permute_in_place::rename", Policy(space, 0, g.num_arcs()),
-                       [=](std::int64_t a) { entries(a) = static_cast<Ordinal>(o2n(entries(a))); });
-  space.fence();
   // The old offsets serve as the rows' current positions.
-  const std::int64_t buffer = detail::permute_segments_in_place(
-      space, entries.data(), g.row_map, row_map, perm, blocks,
-      [](Ordinal *first, Ordinal *last) { std::sort(first, last); });
+  const std::int64_t buffer =
+      detail::permute_segments_in_place(space, g.entries.data(), g.row_map, row_map, perm, blocks,
+                                        [=](Ordinal *first, Ordinal *last) {
+                                          for (Ordinal *a = first; a != last; ++a)
+                                            *a = static_cast<Ordinal>(o2n(*a));
+                                          std::sort(first, last);
+                                        });
   g.row_map = row_map;
   return buffer;
 }
