@@ -81,6 +81,11 @@ struct TtSvdResult {
 TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
                    std::vector<double> const &column_scale = {});
 
+/// \brief As above for a matrix given up by the caller: it is freed (left empty) once its
+/// entries are in the first unfolding, so the truncations run without it.
+TtSvdResult tt_svd(TtShape const &shape, std::vector<double> &&matrix,
+                   std::vector<double> const &column_scale = {});
+
 /// \brief Spectral init: tt_svd of k = dim eigenvectors (num_rows x dim, row-major, signs
 /// already fixed by the caller) with column c scaled by |eigenvalues[c]|^exponent
 /// (exponent 0.5: sqrt|lambda|; 0: unscaled).

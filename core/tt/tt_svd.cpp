@@ -61,12 +61,10 @@ Mat randomized_left_vectors(RowMat const &c, std::int64_t r, int level) {
   return q * es.eigenvectors().rightCols(r).rowwise().reverse();
 }
 
-} // namespace
-
-TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
-                   std::vector<double> const &column_scale) {
-  Kokkos::Profiling::ScopedRegion region("ttgnn::tt_init::tt_svd");
-  const detail::EigenSingleThread eigen_threads;
+/// The tensor of tt_svd's matrix as its first unfolding, (n_0·d_0) x rest, and its squared
+/// Frobenius norm into \p norm2 (after the column scale).
+RowMat first_unfolding(TtShape const &shape, std::vector<double> const &matrix,
+                       std::vector<double> const &column_scale, double &norm2) {
   const detail::TtShapeFacts f = detail::check_tt_shape(shape);
   const int num_cores = f.num_cores;
   if (static_cast<std::int64_t>(matrix.size()) != shape.num_rows * f.dim)
@@ -85,6 +83,7 @@ TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
   const std::int64_t total = f.padded_rows * f.dim;
   RowMat c = RowMat::Zero(shape.n[0] * shape.d[0], total / (shape.n[0] * shape.d[0]));
   double *t = c.data();
+  norm2 = 0;
   std::int64_t di[max_tt_cores], dj[max_tt_cores];
   std::vector<std::int64_t> row_offset(shape.num_rows), col_offset(f.dim);
   for (std::int64_t id = 0; id < shape.num_rows; ++id) {
@@ -101,14 +100,18 @@ TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
       o += dj[k] * stride[k];
     col_offset[col] = o;
   }
-  double norm2 = 0;
   for (std::int64_t id = 0; id < shape.num_rows; ++id)
     for (std::int64_t col = 0; col < f.dim; ++col) {
       const double x = matrix[id * f.dim + col] * (column_scale.empty() ? 1.0 : column_scale[col]);
       t[row_offset[id] + col_offset[col]] = x;
       norm2 += x * x;
     }
+  return c;
+}
 
+/// The sequential truncations of the first unfolding \p c (of squared norm \p norm2).
+TtSvdResult truncate(TtShape const &shape, RowMat c, double norm2) {
+  const int num_cores = shape.num_cores();
   TtSvdResult result;
   result.cores.resize(num_cores);
   result.effective_ranks.assign(num_cores + 1, 1);
@@ -127,7 +130,7 @@ TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
       Eigen::SelfAdjointEigenSolver<Mat> es(g);
       u = es.eigenvectors().rightCols(r).rowwise().reverse();
     } else {
-      Eigen::BDCSVD<Mat> svd(Mat(c), Eigen::ComputeThinU);
+      Eigen::BDCSVD<RowMat> svd(c, Eigen::ComputeThinU); // copies c once, column-major
       u = svd.matrixU().leftCols(r);
     }
     RowMat next = u.transpose() * c;      // r x rest
@@ -163,6 +166,27 @@ TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
   // earlier U's, which have orthonormal columns), so the squared errors add up exactly.
   result.relative_error = norm2 > 0 ? std::sqrt(err2 / norm2) : 0.0;
   return result;
+}
+
+} // namespace
+
+TtSvdResult tt_svd(TtShape const &shape, std::vector<double> const &matrix,
+                   std::vector<double> const &column_scale) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::tt_init::tt_svd");
+  const detail::EigenSingleThread eigen_threads;
+  double norm2 = 0;
+  RowMat c = first_unfolding(shape, matrix, column_scale, norm2);
+  return truncate(shape, std::move(c), norm2);
+}
+
+TtSvdResult tt_svd(TtShape const &shape, std::vector<double> &&matrix,
+                   std::vector<double> const &column_scale) {
+  Kokkos::Profiling::ScopedRegion region("ttgnn::tt_init::tt_svd");
+  const detail::EigenSingleThread eigen_threads;
+  double norm2 = 0;
+  RowMat c = first_unfolding(shape, matrix, column_scale, norm2);
+  std::vector<double>().swap(matrix); // c holds its entries now
+  return truncate(shape, std::move(c), norm2);
 }
 
 TtSvdResult tt_init_spectral(TtShape const &shape, std::vector<double> const &eigenvectors,

@@ -19,7 +19,8 @@ using Id = std::int64_t;
 
 /// The groups adjacent to group g, sorted and unique, into \p out (reused storage); with
 /// keep > 0 only its keep heaviest (most arcs from g's members; ties: smaller group id), still
-/// sorted. \p weighted is scratch storage.
+/// sorted. \p weighted is scratch storage. Empty \p members: group g holds the ids first(g) ..
+/// first(g + 1) - 1.
 template <class Ordinal>
 void neighbour_groups(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                       Kokkos::View<const Id *, Kokkos::HostSpace> group,
@@ -28,7 +29,7 @@ void neighbour_groups(CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                       std::vector<Id> &out, std::vector<std::pair<Id, Id>> &weighted) {
   out.clear();
   for (Id m = first(g); m < first(g + 1); ++m) {
-    const Id v = members(m);
+    const Id v = members.extent(0) == 0 ? m : members(m);
     for (Id k = graph.row_map(v); k < graph.row_map(v + 1); ++k) {
       const Id h = group(graph.entries(k));
       if (h != g)
@@ -121,14 +122,27 @@ quotient_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace>
   if (max_neighbours < 0)
     throw ConfigError("quotient_graph: max_neighbours must be >= 0 (0: all), got " +
                       std::to_string(max_neighbours));
-  for (Id v = 0; v < n; ++v)
+  bool ascending = true;
+  for (Id v = 0; v < n; ++v) {
     if (group(v) < 0 || group(v) >= num_groups)
       throw ConfigError("quotient_graph: node " + std::to_string(v) + " has group " +
                         std::to_string(group(v)) + ", outside [0, " + std::to_string(num_groups) +
                         ")");
-  Kokkos::View<Id *, Kokkos::HostSpace> first, members; // members by group, in increasing id
-  detail::group_members(
-      n, num_groups, [&](Id v) { return group(v); }, first, members);
+    ascending = ascending && (v == 0 || group(v - 1) <= group(v));
+  }
+  // Members by group, in increasing id; groups in ascending node order (a graph relabelled by
+  // its TT rows) are ranges of ids, members empty.
+  Kokkos::View<Id *, Kokkos::HostSpace> first, members;
+  if (ascending) {
+    first = Kokkos::View<Id *, Kokkos::HostSpace>("ttgnn::coarse::group_start", num_groups + 1);
+    for (Id v = 0; v < n; ++v)
+      ++first(group(v) + 1);
+    for (Id g = 0; g < num_groups; ++g)
+      first(g + 1) += first(g);
+  } else {
+    detail::group_members(
+        n, num_groups, [&](Id v) { return group(v); }, first, members);
+  }
   using Policy =
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<Id>>;
   Kokkos::View<const Id *, Kokkos::HostSpace> cfirst = first, cmembers = members;

@@ -9,8 +9,9 @@
 /// order, its nodes are the slots (i_1, ..., i_{K-1}) of the TT table.
 ///
 /// Cost: O(N + arcs) reads and a sort of each group's neighbour groups; memory: the group
-/// members (N ids) and the quotient graph. Deterministic: the result does not depend on the
-/// thread count.
+/// members (N ids; none when the group ids ascend with the node ids, as on a graph relabelled by
+/// its TT rows) and the quotient graph. Deterministic: the result does not depend on the thread
+/// count.
 
 #include "core/host_only.hpp"
 #include "graph/csr_graph.hpp"

@@ -222,9 +222,8 @@ TtSvdResult slot_spectral_cores(TtShape const &shape,
   if (progress)
     progress("spectral init: slot graph of " + std::to_string(q.num_nodes()) + " nodes and " +
              std::to_string(q.num_arcs()) + " arcs");
-  const auto target =
-      spectral_rows(slot_shape.num_rows, shape.dim(), q, {}, o, seed, &in, progress);
-  TtSvdResult r = tt_svd(slot_shape, target);
+  auto target = spectral_rows(slot_shape.num_rows, shape.dim(), q, {}, o, seed, &in, progress);
+  TtSvdResult r = tt_svd(slot_shape, std::move(target));
   Normal normal(seed ^ 0x736c6f74ULL); // "slot"
   auto rms = [](std::vector<double> const &c) {
     double ss = 0;

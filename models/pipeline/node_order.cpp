@@ -2,6 +2,7 @@
 #include "models/pipeline/node_order.hpp"
 
 #include "core/runtime/byte_ledger.hpp"
+#include "core/runtime/peak_memory.hpp"
 #include "graph/order/hierarchical_partition.hpp"
 #include "graph/order/locality.hpp"
 #include "graph/permute_in_place.hpp"
@@ -141,6 +142,9 @@ NodeOrder plan_order(Dataset<std::int32_t> const &data, RunConfig const &c, RunL
   if (tt) {
     out.shape = make_tt_shape(out.ordering.rows_used(), e.dim, n_factors, d_factors, e.tt_rank);
     out.table_rows = out.shape.padded_rows();
+    // node_rows holds the rows from here on: the ordering's own map (N ids) is not kept.
+    if (out.node_rows.extent(0) != 0)
+      out.ordering.old_to_row = HostIds();
   }
   return out;
 }
@@ -169,6 +173,7 @@ NodeOrder order_nodes(Dataset<std::int32_t> &&data, RunConfig const &c, RunLog c
             : "relabelling the graph into a copy (its arrays are shared with another handle)");
   out.data =
       apply_permutation(Kokkos::DefaultHostExecutionSpace(), std::move(out.data), out.relabel);
+  release_free_memory(); // the relabelling's buffer came from the heap: its pages go back
   return out;
 }
 

@@ -21,7 +21,8 @@ namespace ttgnn {
 
 /// The ordered dataset and the rows of the embedding table.
 struct NodeOrder {
-  NodeOrdering ordering; ///< the TT rows (and the relabelling without a locality order)
+  /// The order computed; its old_to_row is released once node_rows holds the TT rows.
+  NodeOrdering ordering;
   /// How `data` is relabelled from the dataset as loaded: the ordering's permutation, or the
   /// locality order's (empty maps: not at all). Results map back with relabel.old_to_new.
   Permutation relabel;

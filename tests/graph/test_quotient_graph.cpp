@@ -1,7 +1,8 @@
 // quotient_graph: against a brute-force set of group pairs on a grid and a random graph, empty
-// and edgeless groups, the same arrays on every host space, bad groupings refused; the
-// sparsified quotient (max_neighbours > 0): exact arrays on small graphs, and against a brute
-// force (each group's heaviest neighbours kept, symmetric, nothing else) on a random graph.
+// and edgeless groups, groups in ascending node order and not, the same arrays on every host space,
+// bad groupings refused; the sparsified quotient (max_neighbours > 0): exact arrays on small
+// graphs, and against a brute force (each group's heaviest neighbours kept, symmetric, nothing
+// else) on a random graph.
 #include "core/error.hpp"
 #include "graph/coarse/quotient_graph.hpp"
 #include "order_test_graphs.hpp"
@@ -160,6 +161,12 @@ TTGNN_TEST_HOST_SPACES("quotient_graph: the group pairs joined by an edge, sorte
   CHECK(q2.row_map(1) == 0);               // group 0 is empty
   CHECK(q2.row_map(13) == q2.row_map(12)); // so is group 12
   CHECK(q2.row_map(14) == q2.row_map(13)); // group 13 has no edge
+  // The same groups in ascending node order (ranges of ids, as on a graph relabelled by its TT
+  // rows: the path without a members array), empty groups 0 and 12 included, full and sparsified.
+  std::vector<std::int64_t> ascending = rnd;
+  std::sort(ascending.begin(), ascending.end());
+  check_against_brute_force(g, ascending, 14, quotient_graph(space, g, groups(ascending), 14));
+  check_sparsified(g, ascending, 14, 2, quotient_graph(space, g, groups(ascending), 14, 2));
 }
 
 #if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)

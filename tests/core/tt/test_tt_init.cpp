@@ -359,6 +359,14 @@ TEST_CASE("tt_svd with a lower rank cap reports the error it makes") {
                            << r.relative_error << ", measured " << err);
     CHECK(err > 1e-3);
     CHECK(r.relative_error == doctest::Approx(err).epsilon(1e-10).scale(0));
+    // A matrix given up: the same truncations bit for bit, and its storage freed.
+    std::vector<double> given = a;
+    const auto moved = ttgnn::tt_svd(s, std::move(given));
+    CHECK(given.empty());
+    CHECK(given.capacity() == 0);
+    CHECK(moved.cores == r.cores);
+    CHECK(moved.relative_error == r.relative_error);
+    CHECK(moved.effective_ranks == r.effective_ranks);
   }
 }
 
