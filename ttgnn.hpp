@@ -67,6 +67,7 @@
 #include "graph/order/order_method.hpp"
 #include "graph/order/ordering.hpp"
 #include "graph/order/ordering_report.hpp"
+#include "graph/order/slot_fm.hpp"
 #include "graph/permutation.hpp"
 #include "graph/permute_in_place.hpp"
 #include "graph/sparse_features.hpp"

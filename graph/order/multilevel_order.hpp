@@ -11,7 +11,9 @@
 ///      fine edges between clusters) into n_1 parts of n_2·...·n_K rows, project it back level
 ///      by level with label-propagation refinement at each level (moves into parts with room,
 ///      exchanges in pairs between full parts: refine_partition), and spill the excess of
-///      overfull parts on the fine graph (spill_overfull_parts);
+///      overfull parts on the fine graph (spill_overfull_parts). With levels below (K >= 3) a
+///      part fills only 85% of the slack (as an exponent of the slack factor: level_capacity),
+///      so that the slots of a slice keep room to move nodes;
 ///   3. inside each core-1 slice (K >= 3): METIS splits the graph of the first-level clusters
 ///      in it into n_2 parts of n_3·...·n_K rows when the slice holds at most 8·n_2 clusters;
 ///      each part fills its own slot, cluster by cluster, and what does not fit fills the free
@@ -20,10 +22,12 @@
 ///      slow on them) grows its slots greedily instead, node by node, the slices in parallel:
 ///      slot after slot, from the first node left in the order of the nodes' second-level
 ///      clusters, add the node with the most edges into the slot until the slot holds an even
-///      share of the nodes left. Then label propagation refines the (i_1, i_2) slots on the fine
-///      graph, inside each slice. K = 2: the slice's clusters follow each other.
+///      share of the nodes left. Then label propagation and FM passes (slot_fm.hpp) refine the
+///      (i_1, i_2) slots on the fine graph, inside each slice. K = 2: the slice's clusters
+///      follow each other.
 /// Profiling regions: ttgnn::order::multilevel around ttgnn::order::coarsen (step 1),
-/// ttgnn::order::partition_coarse and ttgnn::order::project (step 2), ttgnn::order::layout.
+/// ttgnn::order::partition_coarse and ttgnn::order::project (step 2), ttgnn::order::layout and
+/// ttgnn::order::slot_fm (step 3).
 /// Row ids are injective, in [0, n_1·...·n_K) (holes allowed), like
 /// HierarchicalPartition::old_to_row. METIS only ever sees coarse graphs (its 32-bit arc
 /// limit does not bound the input), the fine-graph work is O(E) per sweep in parallel kernels,
@@ -50,6 +54,7 @@ struct MultilevelOptions {
   MetisOptions metis;
   int coarsen_sweeps = 3; ///< label-propagation sweeps per coarsening level
   int refine_sweeps = 2;  ///< refinement sweeps per level on the way back
+  int slot_fm_passes = 4; ///< FM passes per slice after the slot refinement (0: none)
   /// Coarsen until at most max(min_coarse_nodes, coarse_nodes_per_part · parts) nodes remain.
   std::int64_t coarse_nodes_per_part = 32;
   std::int64_t min_coarse_nodes = 2048;
@@ -66,6 +71,7 @@ struct MultilevelStats {
   std::vector<std::int64_t> level_nodes; ///< nodes of each coarse graph
   std::int64_t coarse_arcs = 0;          ///< arcs of the graph METIS partitioned
   std::int64_t refine_moves = 0;         ///< nodes moved by refinement (all levels)
+  std::int64_t slot_fm_edges = 0;        ///< edges the slots' FM passes brought inside slots
   std::vector<std::int64_t> spilled;     ///< nodes spilled per level (as HierarchicalPartition)
   std::int64_t metis_calls = 0;
 };

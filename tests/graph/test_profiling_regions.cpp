@@ -149,6 +149,7 @@ TTGNN_TEST_HOST_SPACES("profiling regions: the multilevel order coarsens, partit
   CHECK(RegionLog::count("ttgnn::order::partition_coarse", ml) == 1);
   CHECK(RegionLog::count("ttgnn::order::project", ml) == 1);
   CHECK(RegionLog::count("ttgnn::order::layout", ml) == 1);
+  CHECK(RegionLog::count("ttgnn::order::slot_fm", ml + "/ttgnn::order::layout") == 1);
   CHECK(RegionLog::count("ttgnn::metis::partition", ml + "/ttgnn::order::partition_coarse") == 1);
 }
 

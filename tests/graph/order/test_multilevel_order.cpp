@@ -275,16 +275,28 @@ TEST_CASE("multilevel order: at least 90% of metis-hier's shares on nested block
 TEST_CASE("multilevel order: grown slots on communities without local clustering") {
   // 4 communities of 1024 nodes, random inside (a stochastic block model): label propagation
   // leaves clusters of a few nodes, more than 8·n_2 per slice, and the slots are grown node by
-  // node. On the generated graphs of 100,000 and 1M nodes the (i1, i2) share is 92-94% of the
-  // METIS hierarchy's; on this small graph the seeds move it by a few percent (0.95 here; 0.91
-  // with the slots grown from the clusters, 0.70 with the clusters laid out in second-level
-  // cluster order), so the bound is 85%.
+  // node, then refined by label propagation and the FM passes: 0.99 of the METIS hierarchy's
+  // (i1, i2) share here (0.95 without the FM passes).
   const auto g = make_graph(4096, nested_blocks(4, 1, 1024, 0, 10, 1, 23));
   MultilevelStats stats;
   const Shares s = compare_shares(g, {4, 16, 68}, 5, &stats);
   CHECK(stats.metis_calls == 1); // the coarse graph's: every slice grew its slots
+  CHECK(stats.slot_fm_edges > 0);
   CHECK(static_cast<double>(s.multilevel[0]) >= 0.9 * static_cast<double>(s.metis_hier[0]));
-  CHECK(static_cast<double>(s.multilevel[1]) >= 0.85 * static_cast<double>(s.metis_hier[1]));
+  CHECK(static_cast<double>(s.multilevel[1]) >= 0.9 * static_cast<double>(s.metis_hier[1]));
+}
+
+TEST_CASE("multilevel order: at least 90% of metis-hier's shares with blocks larger than a slice") {
+  // 4 communities of 1536 nodes, random inside, against slices of 8·68 = 544 rows: every block
+  // is cut across slices and its slots inside a random graph, where the METIS hierarchy's FM
+  // refinement finds more than label propagation alone: 0.93 of its (i1, i2) share without the
+  // FM passes, 0.995 with them.
+  const auto g = make_graph(6144, nested_blocks(4, 1, 1536, 0, 12, 1, 29));
+  MultilevelStats stats;
+  const Shares s = compare_shares(g, {12, 8, 68}, 3, &stats);
+  CHECK(stats.slot_fm_edges > 0);
+  CHECK(static_cast<double>(s.multilevel[0]) >= 0.9 * static_cast<double>(s.metis_hier[0]));
+  CHECK(static_cast<double>(s.multilevel[1]) >= 0.97 * static_cast<double>(s.metis_hier[1]));
 }
 
 TTGNN_TEST_HOST_SPACES("refine_partition exchanges nodes between parts without room") {
