@@ -136,10 +136,13 @@ private:
     auto allowed = [&](Local s) {
       return s != own && (room_only ? size_[s] < cap_ : size_[s] <= cap_);
     };
-    for (Local s : touched_) {
+    for (Local s : touched_) { // the hash only where the gains tie
       if (!allowed(s))
         continue;
-      const Move c{count_[s] - own_arcs, hash(i, s), i, s};
+      const Id gain = count_[s] - own_arcs;
+      if (best.to >= 0 && gain < best.gain)
+        continue;
+      const Move c{gain, hash(i, s), i, s};
       if (best.to < 0 || ranks_below(best, c))
         best = c;
     }
