@@ -42,6 +42,11 @@ constexpr Id kStoredArcsDivisor = 8;
 /// of a second per slice.
 constexpr Id kMetisUnitsPerPart = 8;
 
+/// Whether a slice of \p units units grows its n2 slots (else METIS splits it).
+bool grows_slots(Id units, Id n2) {
+  return units > kMetisUnitsPerPart * n2;
+}
+
 /// Largest number of arcs METIS takes (MetisOptions::arc_limit, idx_t).
 Id metis_arc_limit(MetisOptions const &options) {
   const Id idx_max = (Id(1) << (metis_index_bits() - 1)) - 1;
@@ -317,7 +322,7 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
   // Slices with too many units for a quick METIS call (thousands of tiny clusters, as label
   // propagation leaves on graphs without local clustering) grow their slots greedily, node by
   // node; the others keep their graph of units for METIS below.
-  auto split_by_metis = [=](Id q) { return pr[q + 1] - pr[q] <= kMetisUnitsPerPart * n2; };
+  auto split_by_metis = [=](Id q) { return !grows_slots(pr[q + 1] - pr[q], n2); };
   std::vector<SliceGraph> slices(p);
   SliceGraph *sg = slices.data();
   Id grown_overflow = 0;
@@ -390,12 +395,13 @@ Id lay_out_slices(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
   return overflow_total;
 }
 
-/// Refines the level-2 slots (i_1, i_2) on the fine graph, inside each core-1 slice, then
-/// renumbers the rows of every slot in their previous order.
+/// Refines the level-2 slots (i_1, i_2) on the fine graph, inside each core-1 slice (label
+/// propagation, then FM passes in the \p grown slices), then renumbers the rows of every slot in
+/// their previous order.
 template <class ExecutionSpace, class Ordinal>
 void refine_slots(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
                   std::vector<Id> const &n_factors, MultilevelOptions const &options,
-                  MultilevelStats &stats, IdView old_to_row) {
+                  MultilevelStats &stats, IdView old_to_row, std::vector<char> const &grown) {
   const Id n = graph.num_nodes(), n2 = n_factors[1], slots = n_factors[0] * n2;
   Id sub_cap = 1;
   for (std::size_t k = 2; k < n_factors.size(); ++k)
@@ -409,7 +415,7 @@ void refine_slots(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
   if (options.slot_fm_passes > 0)
     stats.slot_fm_edges +=
         fm_refine_slots(space, graph, slot, slots, n2, sub_cap, options.slot_fm_passes,
-                        splitmix64_hash(options.metis.seed ^ 0xF3ull));
+                        splitmix64_hash(options.metis.seed ^ 0xF3ull), grown);
   // Each slot's rows in the nodes' previous row order: walk the previous rows in order.
   std::vector<Id> node_at(slots * sub_cap, -1), fill(slots, 0);
   for (Id v = 0; v < n; ++v)
@@ -497,6 +503,10 @@ multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
   }
   part_runs[p] = static_cast<Id>(runs.size());
   runs.push_back(n);
+  // FM passes only where the slots grew: METIS' own FM refinement split the other slices.
+  std::vector<char> grown(n_factors[0]);
+  for (Id q = 0; q < n_factors[0]; ++q)
+    grown[q] = grows_slots(part_runs[q + 1] - part_runs[q], n_factors[1]);
   st.spilled.push_back(lay_out_slices(space, graph, part, seq, runs, part_runs, local, run_key,
                                       n_factors, options, st, old_to_row));
   // Only old_to_row goes on to the slot refinement.
@@ -506,7 +516,7 @@ multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
   levels.clear();
   unit_of = IdView();
   release_free_memory();
-  refine_slots(space, graph, n_factors, options, st, old_to_row);
+  refine_slots(space, graph, n_factors, options, st, old_to_row, grown);
   for (int k = 3; k < num_cores; ++k)
     st.spilled.push_back(0);
   return old_to_row;

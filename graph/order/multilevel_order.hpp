@@ -22,9 +22,9 @@
 ///      slow on them) grows its slots greedily instead, node by node, the slices in parallel:
 ///      slot after slot, from the first node left in the order of the nodes' second-level
 ///      clusters, add the node with the most edges into the slot until the slot holds an even
-///      share of the nodes left. Then label propagation and FM passes (slot_fm.hpp) refine the
-///      (i_1, i_2) slots on the fine graph, inside each slice. K = 2: the slice's clusters
-///      follow each other.
+///      share of the nodes left. Then label propagation refines the (i_1, i_2) slots on the
+///      fine graph, inside each slice, and in the slices that grew their slots FM passes
+///      (slot_fm.hpp) follow. K = 2: the slice's clusters follow each other.
 /// Profiling regions: ttgnn::order::multilevel around ttgnn::order::coarsen (step 1),
 /// ttgnn::order::partition_coarse and ttgnn::order::project (step 2), ttgnn::order::layout and
 /// ttgnn::order::slot_fm (step 3).

@@ -191,7 +191,7 @@ template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_onl
 std::int64_t fm_refine_slots(ExecutionSpace const &space,
                              CsrGraph<Ordinal, Kokkos::HostSpace> const &graph, IdView part,
                              std::int64_t num_parts, std::int64_t group, std::int64_t capacity,
-                             int passes, std::uint64_t seed) {
+                             int passes, std::uint64_t seed, std::vector<char> const &only) {
   Kokkos::Profiling::ScopedRegion region("ttgnn::order::slot_fm");
   const Id n = graph.num_nodes();
   if (group < 1 || num_parts < 1 || num_parts % group != 0 || group > (Id(1) << 30))
@@ -214,6 +214,9 @@ std::int64_t fm_refine_slots(ExecutionSpace const &space,
                         std::to_string(size[p]) + " nodes, above the capacity " +
                         std::to_string(capacity));
   const Id slices = num_parts / group;
+  if (!only.empty() && static_cast<Id>(only.size()) != slices)
+    throw ConfigError("fm_refine_slots: " + std::to_string(only.size()) + " slice flags for " +
+                      std::to_string(slices) + " slices");
   IdView start, members;
   detail::group_members(
       n, slices, [&](Id v) { return part(v) / group; }, start, members);
@@ -229,8 +232,14 @@ std::int64_t fm_refine_slots(ExecutionSpace const &space,
   Id *gain = gained.data();
   using Policy =
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<Id>>;
+  char const *flag = only.empty() ? nullptr : only.data();
   Kokkos::parallel_for("ttgnn::order::slot_fm", Policy(space, 0, slices), [=](Id s) {
     const Id b = start(s), count = start(s + 1) - b;
+    if (flag && !flag[s]) {
+      for (Id a = 0; a < count; ++a)
+        res[s].push_back(static_cast<Local>(part(members(b + a)) - s * group));
+      return;
+    }
     std::vector<Id> node(count), offset(count + 1, 0);
     std::vector<Local> adj, slot(count);
     for (Id a = 0; a < count; ++a) {
@@ -273,7 +282,7 @@ std::int64_t fm_refine_slots(ExecutionSpace const &space,
   template std::int64_t fm_refine_slots<SPACE, ORDINAL>(                                           \
       SPACE const &, CsrGraph<ORDINAL, Kokkos::HostSpace> const &,                                 \
       Kokkos::View<std::int64_t *, Kokkos::HostSpace>, std::int64_t, std::int64_t, std::int64_t,   \
-      int, std::uint64_t);
+      int, std::uint64_t, std::vector<char> const &);
 #define TTGNN_INSTANTIATE_SLOT_FM_SPACE(SPACE)                                                     \
   TTGNN_INSTANTIATE_SLOT_FM(SPACE, std::int32_t)                                                   \
   TTGNN_INSTANTIATE_SLOT_FM(SPACE, std::int64_t)

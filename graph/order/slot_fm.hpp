@@ -20,20 +20,24 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace ttgnn {
 
 /// \brief Refines \p part (node -> slot in [0, num_parts), updated in place) inside the groups
 /// of \p group slots (slot p of slice p / group); every slot ends within \p capacity (those
 /// above it on entry are not entered), no node leaves its slice, and the edges inside slots
-/// never decrease. At most \p passes passes per slice; \p seed breaks ties. Returns the number of
-/// edges the refinement brought inside slots.
-/// \throws ConfigError a part outside [0, num_parts), group < 1 or num_parts not a multiple of it.
+/// never decrease. At most \p passes passes per slice; \p seed breaks ties. \p only (empty: every
+/// slice; else one flag per slice) refines the flagged slices only. Returns the number of edges
+/// the refinement brought inside slots.
+/// \throws ConfigError a part outside [0, num_parts), a slot above capacity, group < 1 or
+/// num_parts not a multiple of it, \p only neither empty nor one flag per slice.
 template <class ExecutionSpace, class Ordinal, HostOnly<ExecutionSpace> host_only = 0>
-std::int64_t
-fm_refine_slots(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                Kokkos::View<std::int64_t *, Kokkos::HostSpace> part, std::int64_t num_parts,
-                std::int64_t group, std::int64_t capacity, int passes, std::uint64_t seed);
+std::int64_t fm_refine_slots(ExecutionSpace const &space,
+                             CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                             Kokkos::View<std::int64_t *, Kokkos::HostSpace> part,
+                             std::int64_t num_parts, std::int64_t group, std::int64_t capacity,
+                             int passes, std::uint64_t seed, std::vector<char> const &only = {});
 
 } // namespace ttgnn
 

@@ -1,7 +1,7 @@
 // fm_refine_slots: planted slots of full slices restored where label propagation with exchanges
 // stops short; on random graphs and starts every slot within capacity, no node out of its slice,
-// the edges inside slots never fewer and exactly the count returned; the same slots on Serial
-// and OpenMP; bad input refused.
+// the edges inside slots never fewer and exactly the count returned, only the flagged slices
+// refined; the same slots on Serial and OpenMP; bad input refused.
 #include "core/error.hpp"
 #include "graph/order/multilevel_coarsen.hpp"
 #include "graph/order/slot_fm.hpp"
@@ -106,6 +106,14 @@ TTGNN_TEST_HOST_SPACES("fm_refine_slots on random graphs: capacities, slices, ex
     const std::int64_t again = fm_refine_slots(space, g, part, 15, 5, 45, 4, seed);
     CHECK(again >= 0);
     CHECK(inside_edges(g, part) == before + gained + again);
+    // Only the flagged slice (the middle one) changes.
+    Parts some = copy_of(start);
+    CHECK(fm_refine_slots(space, g, some, 15, 5, 45, 4, seed, {0, 1, 0}) > 0);
+    int changed_flagged = 0, changed_other = 0;
+    for (std::int64_t v = 0; v < 600; ++v)
+      (start[v] / 5 == 1 ? changed_flagged : changed_other) += some(v) != start[v];
+    CHECK(changed_flagged > 0);
+    CHECK(changed_other == 0);
   }
 }
 
@@ -135,5 +143,7 @@ TEST_CASE("fm_refine_slots refuses bad input") {
   CHECK_THROWS_AS(fm_refine_slots(space, g, copy_of({0, 0, 0, 1}), 4, 2, 2, 1, 0), ConfigError);
   CHECK_THROWS_AS(fm_refine_slots(space, g, copy_of({0, 0, 1, 1}), 4, 3, 2, 1, 0), ConfigError);
   CHECK_THROWS_AS(fm_refine_slots(space, g, copy_of({0, 1, 2}), 4, 2, 2, 1, 0), ConfigError);
+  CHECK_THROWS_AS(fm_refine_slots(space, g, copy_of({0, 1, 2, 3}), 4, 2, 2, 1, 0, {1}),
+                  ConfigError);
   CHECK_NOTHROW(fm_refine_slots(space, g, copy_of({0, 1, 2, 3}), 4, 2, 2, 1, 0));
 }
