@@ -63,11 +63,11 @@ int imbalance_permille(Id parts, Id cap, Id size, int levels_left, int upper) {
 }
 
 /// Share of the slack (as an exponent: a slack factor s becomes s^kUpperSlackShare) that the
-/// parts of a level with levels below it may fill. All of it (the level's capacity) left the
-/// slots of full slices none: their FM refinement could only exchange nodes, and on the
-/// generated 2,449,029-node graph the (i1, i2) share stayed at 89% of the METIS hierarchy's;
-/// half of it cut the i1 share of a 100,000-node graph of 4 x 5 blocks to 88%. With 0.85 both
-/// levels keep at least 90% on every generated graph measured (docs/SCALE.md).
+/// parts of a level with levels below it may fill where their slots grow. All of it (the level's
+/// capacity) left the slots of full slices none: their FM refinement could only exchange nodes,
+/// and on the generated 2,449,029-node graph the (i1, i2) share stayed at 89% of the METIS
+/// hierarchy's; half of it cut the i1 share of a 100,000-node graph of 4 x 5 blocks to 88%. With
+/// 0.85 both levels keep at least 90% on every generated graph measured (docs/SCALE.md).
 constexpr double kUpperSlackShare = 0.85;
 
 /// The capacity of a part of this level: all of \p cap on the last level, else an even split
@@ -83,12 +83,13 @@ Id level_capacity(Id parts, Id cap, Id size, int levels_left) {
 }
 
 /// Parts of the fine nodes (steps 1, 2 of the header); \p levels receives the coarsening.
+/// \p slots_per_part: the slots each part is split into below (0: none).
 template <class ExecutionSpace, class Ordinal>
-std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
-                                           CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
-                                           Id num_parts, Id capacity, Id first_cap, int levels_left,
-                                           MultilevelOptions const &options, MultilevelStats &stats,
-                                           std::vector<CoarseLevel> &levels) {
+std::vector<std::int32_t>
+partition_levels(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace> const &graph,
+                 Id num_parts, Id capacity, Id first_cap, int levels_left, Id slots_per_part,
+                 MultilevelOptions const &options, MultilevelStats &stats,
+                 std::vector<CoarseLevel> &levels) {
   const Id n = graph.num_nodes();
   if (num_parts < 1 || capacity < 1 || num_parts > std::numeric_limits<std::int32_t>::max() ||
       num_parts > std::numeric_limits<Id>::max() / capacity || num_parts * capacity < n)
@@ -142,9 +143,13 @@ std::vector<std::int32_t> partition_levels(ExecutionSpace const &space,
       part(v) = r.part(v);
   }
   Kokkos::Profiling::ScopedRegion region("ttgnn::order::project");
-  // On the way back the parts fill only their share of the slack: the rest is left to the
-  // levels below, whose refinement needs room to move nodes.
-  const Id cap_here = level_capacity(num_parts, capacity, n, levels_left);
+  // Where the parts' slots will grow (more first-level clusters per part than METIS splits
+  // quickly), the parts fill only their share of the slack on the way back: the rest is left to
+  // the slots, whose FM passes need room to move nodes. Elsewhere METIS splits the parts with
+  // its own balance, and they fill their capacity.
+  const Id units = levels.empty() ? n : levels.front().coarse.num_nodes();
+  const bool slots_grow = slots_per_part > 0 && grows_slots(units / num_parts, slots_per_part);
+  const Id cap_here = slots_grow ? level_capacity(num_parts, capacity, n, levels_left) : capacity;
   part = project_partition(space, graph, levels, part, num_parts, cap_here,
                            std::max(1, options.refine_sweeps), seed, options.progress,
                            &stats.refine_moves);
@@ -435,7 +440,7 @@ multilevel_partition(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::Host
   MultilevelStats local;
   std::vector<CoarseLevel> levels;
   const Id first_cap = std::max<Id>(1, capacity / kMergeDivisor);
-  return partition_levels(space, graph, num_parts, capacity, first_cap, 1, options,
+  return partition_levels(space, graph, num_parts, capacity, first_cap, 1, 0, options,
                           stats ? *stats : local, levels);
 }
 
@@ -454,8 +459,9 @@ multilevel_order(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpac
   MultilevelStats local_stats;
   MultilevelStats &st = stats ? *stats : local_stats;
   std::vector<CoarseLevel> levels;
-  std::vector<std::int32_t> part = partition_levels(
-      space, graph, n_factors[0], slice, n_factors.back(), num_cores - 1, options, st, levels);
+  std::vector<std::int32_t> part =
+      partition_levels(space, graph, n_factors[0], slice, n_factors.back(), num_cores - 1,
+                       n_factors[1], options, st, levels);
 
   Kokkos::Profiling::ScopedRegion layout_region("ttgnn::order::layout");
   // Units: the first-level clusters (at most n_K nodes), or the nodes themselves.

@@ -11,9 +11,9 @@
 ///      fine edges between clusters) into n_1 parts of n_2·...·n_K rows, project it back level
 ///      by level with label-propagation refinement at each level (moves into parts with room,
 ///      exchanges in pairs between full parts: refine_partition), and spill the excess of
-///      overfull parts on the fine graph (spill_overfull_parts). With levels below (K >= 3) a
-///      part fills only 85% of the slack (as an exponent of the slack factor: level_capacity),
-///      so that the slots of a slice keep room to move nodes;
+///      overfull parts on the fine graph (spill_overfull_parts). With levels below (K >= 3)
+///      whose slots will grow (step 3), a part fills only 85% of the slack (as an exponent of the
+///      slack factor: level_capacity), so that the slots keep room to move nodes;
 ///   3. inside each core-1 slice (K >= 3): METIS splits the graph of the first-level clusters
 ///      in it into n_2 parts of n_3·...·n_K rows when the slice holds at most 8·n_2 clusters;
 ///      each part fills its own slot, cluster by cluster, and what does not fit fills the free
