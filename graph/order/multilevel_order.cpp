@@ -417,7 +417,7 @@ void refine_slots(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpa
   stats.refine_moves +=
       refine_partition(space, graph, slot, slots, sub_cap, std::max(1, options.refine_sweeps),
                        splitmix64_hash(options.metis.seed ^ 0x5107ull), n2, options.progress);
-  if (options.slot_fm_passes > 0)
+  if (options.slot_fm_passes > 0 && std::find(grown.begin(), grown.end(), char{1}) != grown.end())
     stats.slot_fm_edges +=
         fm_refine_slots(space, graph, slot, slots, n2, sub_cap, options.slot_fm_passes,
                         splitmix64_hash(options.metis.seed ^ 0xF3ull), grown);

@@ -149,7 +149,8 @@ TTGNN_TEST_HOST_SPACES("profiling regions: the multilevel order coarsens, partit
   CHECK(RegionLog::count("ttgnn::order::partition_coarse", ml) == 1);
   CHECK(RegionLog::count("ttgnn::order::project", ml) == 1);
   CHECK(RegionLog::count("ttgnn::order::layout", ml) == 1);
-  CHECK(RegionLog::count("ttgnn::order::slot_fm", ml + "/ttgnn::order::layout") == 1);
+  // FM passes run only in slices that grow their slots; METIS splits this graph's slices.
+  CHECK(RegionLog::count("ttgnn::order::slot_fm") == 0);
   CHECK(RegionLog::count("ttgnn::metis::partition", ml + "/ttgnn::order::partition_coarse") == 1);
 }
 
