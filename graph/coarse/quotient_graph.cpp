@@ -133,16 +133,11 @@ quotient_graph(ExecutionSpace const &space, CsrGraph<Ordinal, Kokkos::HostSpace>
   // Members by group, in increasing id; groups in ascending node order (a graph relabelled by
   // its TT rows) are ranges of ids, members empty.
   Kokkos::View<Id *, Kokkos::HostSpace> first, members;
-  if (ascending) {
-    first = Kokkos::View<Id *, Kokkos::HostSpace>("ttgnn::coarse::group_start", num_groups + 1);
-    for (Id v = 0; v < n; ++v)
-      ++first(group(v) + 1);
-    for (Id g = 0; g < num_groups; ++g)
-      first(g + 1) += first(g);
-  } else {
-    detail::group_members(
-        n, num_groups, [&](Id v) { return group(v); }, first, members);
-  }
+  auto of = [&](Id v) { return group(v); };
+  if (ascending)
+    first = detail::group_starts(n, num_groups, of);
+  else
+    detail::group_members(n, num_groups, of, first, members);
   using Policy =
       Kokkos::RangePolicy<ExecutionSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<Id>>;
   Kokkos::View<const Id *, Kokkos::HostSpace> cfirst = first, cmembers = members;

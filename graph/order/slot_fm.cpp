@@ -235,11 +235,8 @@ std::int64_t fm_refine_slots(ExecutionSpace const &space,
   char const *flag = only.empty() ? nullptr : only.data();
   Kokkos::parallel_for("ttgnn::order::slot_fm", Policy(space, 0, slices), [=](Id s) {
     const Id b = start(s), count = start(s + 1) - b;
-    if (flag && !flag[s]) {
-      for (Id a = 0; a < count; ++a)
-        res[s].push_back(static_cast<Local>(part(members(b + a)) - s * group));
-      return;
-    }
+    if (flag && !flag[s])
+      return; // left as it is: nothing to write back
     std::vector<Id> node(count), offset(count + 1, 0);
     std::vector<Local> adj, slot(count);
     for (Id a = 0; a < count; ++a) {
@@ -268,6 +265,8 @@ std::int64_t fm_refine_slots(ExecutionSpace const &space,
   });
   space.fence();
   Kokkos::parallel_for("ttgnn::order::slot_fm_write", Policy(space, 0, slices), [=](Id s) {
+    if (flag && !flag[s])
+      return;
     for (Id a = 0; a < start(s + 1) - start(s); ++a)
       part(members(start(s) + a)) = s * group + res[s][a];
   });
